@@ -1,0 +1,35 @@
+import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import { IMPERSONATION_MESSAGES, REASON_MAX_LENGTH, REASON_MIN_LENGTH } from './impersonation';
+
+/** Starting and ending an impersonation; the server runs these on every call. */
+const startSchema = vine.object({
+  user_id: vine.number().withoutDecimals().positive(),
+  reason: vine.string().trim().minLength(REASON_MIN_LENGTH).maxLength(REASON_MAX_LENGTH),
+});
+
+const switchBackSchema = vine.object({
+  token: vine.string().trim().minLength(1).maxLength(200),
+});
+
+const messages = {
+  'user_id.required': IMPERSONATION_MESSAGES.notSchoolAdmin,
+  'user_id.number': IMPERSONATION_MESSAGES.notSchoolAdmin,
+  'user_id.withoutDecimals': IMPERSONATION_MESSAGES.notSchoolAdmin,
+  'user_id.positive': IMPERSONATION_MESSAGES.notSchoolAdmin,
+  'reason.required': IMPERSONATION_MESSAGES.reasonRequired,
+  'reason.string': IMPERSONATION_MESSAGES.reasonRequired,
+  'reason.minLength': IMPERSONATION_MESSAGES.reasonRequired,
+  'reason.maxLength': IMPERSONATION_MESSAGES.reasonRequired,
+  'token.required': IMPERSONATION_MESSAGES.switchBackRefused,
+  'token.string': IMPERSONATION_MESSAGES.switchBackRefused,
+  'token.minLength': IMPERSONATION_MESSAGES.switchBackRefused,
+  'token.maxLength': IMPERSONATION_MESSAGES.switchBackRefused,
+};
+
+function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
+  validator.messagesProvider = new SimpleMessagesProvider(messages);
+  return validator;
+}
+
+export const startImpersonationValidator = withMessages(vine.create(startSchema));
+export const switchBackValidator = withMessages(vine.create(switchBackSchema));

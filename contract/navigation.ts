@@ -1,0 +1,92 @@
+import type { Role } from './roles';
+
+/** A sidebar entry, spec section 2, word for word. */
+export interface SidebarEntry {
+  path: string;
+  label: string;
+  roles: readonly Role[];
+}
+
+const BOTH: readonly Role[] = ['admin', 'school_admin'];
+const ADMIN: readonly Role[] = ['admin'];
+
+export const SIDEBAR: readonly SidebarEntry[] = [
+  { path: '/overview', label: 'Dashboard', roles: BOTH },
+  { path: '/candidate/index-a-candidate', label: 'Candidate Index Form', roles: ADMIN },
+  { path: '/candidate/candidate-search', label: 'Candidate Search', roles: ADMIN },
+  { path: '/candidate/edit-candidate', label: 'Edit Candidates', roles: ADMIN },
+  { path: '/candidate/candidate-indexed', label: 'Indexed Candidates', roles: ADMIN },
+  { path: '/candidate/candidate-registered', label: 'Registered Candidates', roles: BOTH },
+  { path: '/candidate/resit', label: 'Resit Candidates', roles: BOTH },
+  { path: '/candidate/offender/candidate-exam-offenders', label: 'Exam Offenders', roles: ADMIN },
+  { path: '/school', label: 'Training Schools', roles: ADMIN },
+  { path: '/courses', label: 'Course Headers', roles: ADMIN },
+  { path: '/score', label: 'Score Entry', roles: ADMIN },
+  { path: '/print-document', label: 'Print Documents', roles: BOTH },
+  { path: '/payments', label: 'Payments', roles: BOTH },
+  { path: '/notifications', label: 'Notifications', roles: ADMIN },
+];
+
+export function sidebarFor(role: Role): SidebarEntry[] {
+  return SIDEBAR.filter((entry) => entry.roles.includes(role));
+}
+
+/** An entry is active when its path is contained in the current path (spec section 2). */
+export function isEntryActive(entryPath: string, currentPath: string): boolean {
+  return currentPath.includes(entryPath);
+}
+
+/** The header's Broadcast dropdown; broadcasts are the admin's (spec section 6). */
+export const BROADCAST_LINKS = [
+  { path: '/broadcast-school', label: 'Send a broadcast', roles: ADMIN },
+  { path: '/broadcast-school/me', label: 'Your broadcast', roles: ADMIN },
+] as const;
+
+/** Printable pages, shown without the shell, one per ending of spec section 2. */
+export const PRINT_DOCUMENT_ENDINGS = [
+  'doc',
+  'practical-marksheet',
+  'verified-candidate-list',
+  'unverified-candidate-list',
+  'oral-marksheet',
+  'indexed-candidate-list',
+  'resit-candidate-list',
+  'fresh-candidate-list',
+  'research-project',
+  'research-project-aa2',
+  'project-study',
+  'fail-pass-stats',
+  'zonal-leaders-marksheet',
+  'result-analysis',
+  'course-reg-stats',
+  'course-index-stats',
+  'school-performance',
+  'all-schools-exam-perf',
+  'candidate-list',
+  'photocard',
+  'candidate-info',
+  'candidate-index-form',
+] as const;
+export type PrintDocumentEnding = (typeof PRINT_DOCUMENT_ENDINGS)[number];
+
+export const PRINT_DOCUMENT_PREFIX = '/print-document/';
+
+/** Pages shown without header and sidebar. */
+export function isShellLess(path: string): boolean {
+  return path === '/login' || path === '/auth-confirm-code' || path.startsWith(PRINT_DOCUMENT_PREFIX);
+}
+
+/** The roles that may open a shell page: its sidebar or header entry's, admin-only when unknown. */
+export function rolesForPath(path: string): readonly Role[] {
+  const entry = [...SIDEBAR, ...BROADCAST_LINKS]
+    .filter((e) => path === e.path || path.startsWith(e.path + '/'))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  if (entry) return entry.roles;
+  if (path.startsWith(PRINT_DOCUMENT_PREFIX)) return BOTH;
+  return ADMIN;
+}
+
+export const HOME_PATH = '/overview';
+export const LOGIN_PATH = '/login';
+export const CONFIRM_CODE_PATH = '/auth-confirm-code';
+export const REDIRECT_PARAM = 'redirect-to';

@@ -1,0 +1,40 @@
+/** Notifications of the board (spec sections 2, 3 and 7): what schools did, for the board to read. */
+
+export interface BoardNotification {
+  id: number;
+  /** What happened, e.g. 'school.message'; later areas add their own kinds. */
+  kind: string;
+  title: string;
+  /** Plain text, always rendered as text, never as HTML. */
+  body: string;
+  school: { id: number; code: string; name: string } | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+export const NOTIFICATION_PATHS = {
+  unread: '/api/admin/training-school-notification-unread',
+  read: '/api/admin/training-school-notification-read',
+  count: '/api/admin/count-unread-notification',
+  /** Body `{ id }` for one, `{ all: true }` for every unread one. */
+  markRead: '/api/admin/notifications/mark-read',
+  /** A school admin's message to the board, the first source of notifications. */
+  messageBoard: '/api/training-school-admin/message-board',
+} as const;
+
+/** How often the unread count is refreshed while the user is active. */
+export const NOTIFICATION_POLL_MS = 30_000;
+
+export const MESSAGE_LIMITS = { subjectMax: 150, bodyMax: 5000 } as const;
+
+export const NOTIFICATION_MESSAGES = {
+  markedRead: 'Marked as read.',
+  allMarkedRead: 'All notifications are marked as read.',
+  messageSent: 'Your message has been sent to the board.',
+  subjectRequired: 'Enter a subject',
+  bodyRequired: 'Enter your message',
+  tooLong: 'This is too long',
+  markWhich: 'Say which notification to mark as read, or all of them',
+  notFound: 'There is no such notification.',
+  tooManyMessages: 'You have sent many messages in the last hour. Please wait a while before sending more.',
+} as const;

@@ -1,0 +1,37 @@
+import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import { MESSAGE_LIMITS, NOTIFICATION_MESSAGES } from './notifications';
+
+/** A school admin's message to the board, and marking notifications read; run by the server too. */
+const messageBoardSchema = vine.object({
+  subject: vine.string().trim().minLength(1).maxLength(MESSAGE_LIMITS.subjectMax),
+  message: vine.string().trim().minLength(1).maxLength(MESSAGE_LIMITS.bodyMax),
+});
+
+/** `{ id }` for one, `{ all: true }` for every unread one; the handler refuses neither. */
+const markReadSchema = vine.object({
+  id: vine.number().withoutDecimals().positive().optional(),
+  all: vine.boolean().optional(),
+});
+
+const messages = {
+  'subject.required': NOTIFICATION_MESSAGES.subjectRequired,
+  'subject.string': NOTIFICATION_MESSAGES.subjectRequired,
+  'subject.minLength': NOTIFICATION_MESSAGES.subjectRequired,
+  'subject.maxLength': NOTIFICATION_MESSAGES.tooLong,
+  'message.required': NOTIFICATION_MESSAGES.bodyRequired,
+  'message.string': NOTIFICATION_MESSAGES.bodyRequired,
+  'message.minLength': NOTIFICATION_MESSAGES.bodyRequired,
+  'message.maxLength': NOTIFICATION_MESSAGES.tooLong,
+  'id.number': NOTIFICATION_MESSAGES.markWhich,
+  'id.withoutDecimals': NOTIFICATION_MESSAGES.markWhich,
+  'id.positive': NOTIFICATION_MESSAGES.markWhich,
+  'all.boolean': NOTIFICATION_MESSAGES.markWhich,
+};
+
+function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
+  validator.messagesProvider = new SimpleMessagesProvider(messages);
+  return validator;
+}
+
+export const messageBoardValidator = withMessages(vine.create(messageBoardSchema));
+export const markReadValidator = withMessages(vine.create(markReadSchema));

@@ -1,0 +1,104 @@
+import { assign, setup } from 'xstate';
+import type { Page } from '../contract/pagination';
+import { asFailure } from './failure';
+import { missingPromise } from './missing';
+
+/**
+ * The one small machine for a paged list that is fetched and shown: the page and the query it shows,
+ * the rows, a failure with a retry, and one action on the rows at a time (mark as read, remove from the
+ * list) after which the page is fetched again. Screens with more behaviour have machines of their own.
+ */
+export interface ListQuery {
+  page: number;
+  /** Search text and filters, as the list's endpoint takes them. */
+  filters: Record<string, string>;
+}
+
+export interface ListContext {
+  query: ListQuery;
+  data: Page<unknown> | null;
+  error: string | null;
+}
+
+export type ListEvent =
+  | { type: 'list.page'; page: number }
+  | { type: 'list.filter'; filters: Record<string, string> }
+  | { type: 'list.refresh' }
+  | { type: 'list.act'; action: string; payload: unknown };
+
+/** What the `act` actor is asked to do: an action the screen names, on the rows the payload names. */
+export interface ListAction {
+  action: string;
+  payload: unknown;
+}
+
+export const listMachine = setup({
+  types: {
+    input: {} as Partial<ListQuery> | undefined,
+    context: {} as ListContext,
+    events: {} as ListEvent,
+  },
+  actors: {
+    fetchPage: missingPromise<Page<unknown>, ListQuery>('list', 'fetchPage'),
+    act: missingPromise<{ message?: string }, ListAction>('list', 'act'),
+  },
+}).createMachine({
+  id: 'list',
+  context: ({ input }) => ({
+    query: { page: input?.page ?? 1, filters: input?.filters ?? {} },
+    data: null,
+    error: null,
+  }),
+  initial: 'loading',
+  // Any of these, in any state, asks again; a newer request replaces the one in flight.
+  on: {
+    'list.page': {
+      target: '.loading',
+      actions: assign({ query: ({ context, event }) => ({ ...context.query, page: event.page }) }),
+    },
+    'list.filter': {
+      target: '.loading',
+      actions: assign({ query: ({ event }) => ({ page: 1, filters: event.filters }) }),
+    },
+    'list.refresh': { target: '.loading' },
+  },
+  states: {
+    loading: {
+      tags: ['loading'],
+      // A new request clears the last failure (the rows already shown stay until the answer comes).
+      entry: assign({ error: null }),
+      invoke: {
+        id: 'fetchPage',
+        src: 'fetchPage',
+        input: ({ context }) => context.query,
+        onDone: { target: 'loaded', actions: assign({ data: ({ event }) => event.output, error: null }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => asFailure(event.error).message }),
+        },
+      },
+    },
+    loaded: {
+      on: { 'list.act': { target: 'acting', actions: assign({ error: null }) } },
+    },
+    acting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'act',
+        src: 'act',
+        input: ({ event }) => {
+          const { action, payload } = event as Extract<ListEvent, { type: 'list.act' }>;
+          return { action, payload };
+        },
+        // The rows changed on the server: show them as they are now.
+        onDone: { target: 'loading' },
+        // The rows did not change; they stay, with the reason beside them.
+        onError: {
+          target: 'loaded',
+          actions: assign({ error: ({ event }) => asFailure(event.error).message }),
+        },
+      },
+    },
+    failed: {},
+  },
+});

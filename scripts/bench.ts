@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: the figures of docs/performance.md, measured on this machine.
+ *  1. Ready time: from spawning `npm start` to a healthy /api/health, on an existing data directory.
+ *  2. First-load JS of /login: the gzipped scripts index.html makes the browser fetch before any lazy chunk,
+ *     and the candidate form's own chunk.
+ *  3. Candidates at scale: 100,000 seeded candidates, then search and list latency (median, p95) over real
+ *     HTTP with signed-in users, on PGlite and on PostgreSQL (scripts/bench-candidates.ts).
+ * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
+ * time, and every request goes to the loopback address.
+ *
+ * BENCH_ONLY=start|candidates runs one part; BENCH_CANDIDATES, BENCH_SAMPLES and BENCH_DRIVERS
+ * (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL server (default: the local one).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { benchCandidates } from './bench-candidates';
+
+const PORT = Number(process.env.BENCH_PORT ?? 3211);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+
+function median(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function startAndTime(): Promise<number> {
+  const started = performance.now();
+  const child = spawn('npm', ['start'], {
+    env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, QUIET: '1' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    for (;;) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${PORT}/api/health`);
+        if (response.ok) return performance.now() - started;
+      } catch {
+        // Not listening yet.
+      }
+      if (performance.now() - started > 120_000)
+        throw new Error('the portal did not become healthy in 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
+function firstLoadJs() {
+  const dist = path.resolve('dist');
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const first = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const size = (file: string) => gzipSync(fs.readFileSync(path.join(dist, file))).length;
+  const lazy = fs
+    .readdirSync(path.join(dist, 'assets'))
+    .filter((name) => name.endsWith('.js') && !first.includes(`/assets/${name}`))
+    .map((name) => ({ name, gzip: size(`/assets/${name}`) }))
+    .sort((a, b) => b.gzip - a.gzip);
+  return { first: first.map((name) => ({ name, gzip: size(name) })), lazy };
+}
+
+/**
+ * The candidate form's chunk (the SPA lazy-loads the candidate pages' module, CandidateFormPage.tsx, as
+ * its own chunk), and with it the other lazy chunks it imports, which the browser fetches alongside.
+ */
+function candidateFormChunk(js: ReturnType<typeof firstLoadJs>) {
+  const assets = path.resolve('dist', 'assets');
+  const chunk = js.lazy.find((c) => /^CandidateFormPage-[\w-]+\.js$/.test(c.name));
+  if (!chunk) return null;
+  const firstLoad = new Set(js.first.map((f) => path.basename(f.name)));
+  const brought = new Set<string>();
+  const visit = (name: string) => {
+    const code = fs.readFileSync(path.join(assets, name), 'utf8');
+    for (const [, imported] of code.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) {
+      if (imported === chunk.name || firstLoad.has(imported) || brought.has(imported)) continue;
+      brought.add(imported);
+      visit(imported);
+    }
+  };
+  visit(chunk.name);
+  const withImports = [chunk, ...js.lazy.filter((c) => brought.has(c.name))];
+  return { chunk, withImports, gzip: withImports.reduce((sum, c) => sum + c.gzip, 0) };
+}
+
+async function main() {
+  console.log(
+    `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
+  if (ONLY !== 'candidates') await benchStart();
+  if (ONLY !== 'start') await benchCandidates({ port: PORT + 1 });
+}
+
+async function benchStart() {
+  console.log('Preparing a data directory (first start: build if stale, create, migrate, seed)...');
+  const firstStart = await startAndTime();
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) times.push(await startAndTime());
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const js = firstLoadJs();
+  const total = js.first.reduce((sum, file) => sum + file.gzip, 0);
+
+  console.log('\n| figure | value |\n|---|---|');
+  console.log(
+    `| first \`npm start\` on an empty data directory (create, migrate, seed) | ${(firstStart / 1000).toFixed(2)} s |`,
+  );
+  console.log(
+    `| \`npm start\` to healthy /api/health, existing data directory (median of ${RUNS}; min-max) | ${(median(times) / 1000).toFixed(2)} s (${(Math.min(...times) / 1000).toFixed(2)}-${(Math.max(...times) / 1000).toFixed(2)} s) |`,
+  );
+  console.log(
+    `| gzipped JS that /login loads first | ${kb(total)} (${js.first.map((f) => f.name).join(', ')}) |`,
+  );
+  const form = candidateFormChunk(js);
+  console.log(
+    `| gzipped chunk of the candidate form (CandidateFormPage.tsx) | ${
+      form
+        ? `${kb(form.chunk.gzip)} (${form.chunk.name})`
+        : 'not found: no CandidateFormPage chunk in dist/assets'
+    } |`,
+  );
+  if (form) {
+    console.log(
+      `| the same with the lazy chunks it imports (not loaded before) | ${kb(form.gzip)} (${form.withImports
+        .map((c) => c.name)
+        .join(', ')}) |`,
+    );
+  }
+  console.log('\nLazy chunks (gzipped):');
+  for (const chunk of js.lazy) console.log(`  ${chunk.name.padEnd(40)} ${kb(chunk.gzip)}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

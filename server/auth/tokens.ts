@@ -1,0 +1,75 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { accessTokens, users } from '../db/schema';
+import { randomSecret, sameHash, sha256 } from './secrets';
+
+/**
+ * Opaque, revocable tokens in the Sanctum style: the client gets `id|secret` once; we keep only the
+ * SHA-256 of the secret, so a copy of the database signs no one in.
+ */
+
+export interface TokenOwner {
+  tokenId: number;
+  userId: number;
+  impersonatorId: number | null;
+}
+
+export async function issueToken(
+  db: Database,
+  userId: number,
+  ttlMinutes: number,
+  impersonatorId: number | null = null,
+): Promise<{ token: string; tokenId: number }> {
+  const secret = randomSecret();
+  const [row] = await db
+    .insert(accessTokens)
+    .values({
+      userId,
+      impersonatorId,
+      tokenHash: sha256(secret),
+      expiresAt: new Date(Date.now() + ttlMinutes * 60_000),
+    })
+    .returning({ id: accessTokens.id });
+  return { token: `${row.id}|${secret}`, tokenId: row.id };
+}
+
+/** The live token's owner, or null for anything unknown, revoked, expired or of an inactive user. */
+export async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
+  const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
+  if (!match) return null;
+  const id = Number(match[1]);
+  const [row] = await db
+    .select({
+      id: accessTokens.id,
+      userId: accessTokens.userId,
+      tokenHash: accessTokens.tokenHash,
+      impersonatorId: accessTokens.impersonatorId,
+      lastUsedAt: accessTokens.lastUsedAt,
+    })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(
+      and(
+        eq(accessTokens.id, id),
+        isNull(accessTokens.revokedAt),
+        gt(accessTokens.expiresAt, sql`now()`),
+        eq(users.active, true),
+      ),
+    );
+  if (!row || !sameHash(row.tokenHash, sha256(match[2]))) return null;
+  // Last use is kept to the minute: one write a minute per token, not one per request.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db
+      .update(accessTokens)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(accessTokens.id, id));
+  }
+  return { tokenId: row.id, userId: row.userId, impersonatorId: row.impersonatorId };
+}
+
+export async function revokeToken(db: Database, tokenId: number): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(accessTokens.id, tokenId), isNull(accessTokens.revokedAt)));
+}

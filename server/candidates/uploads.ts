@@ -1,0 +1,72 @@
+import type { UploadField } from '../../contract/candidates';
+import type { Database } from '../db/client';
+import { files } from '../db/schema';
+import type { Logger } from '../http/log';
+import { newKey, type Storage } from '../storage/storage';
+import type { Upload } from '../storage/uploads';
+
+/** Candidate uploads live under this folder of the storage, each under a server-made random name. */
+export const CANDIDATE_FOLDER = 'candidates';
+export const CANDIDATE_FILE_KIND = 'candidate_upload';
+
+export interface PutUpload {
+  field: UploadField;
+  key: string;
+  upload: Upload;
+}
+
+/** Removes stored files, never failing: what cannot be removed is logged (an orphan file, not an error). */
+export async function removeFiles(storage: Storage, log: Logger, keys: string[]): Promise<void> {
+  await Promise.all(
+    keys.map((key) =>
+      storage
+        .remove(key)
+        .catch((error: unknown) => log.error('storage.remove_failed', { key, error: String(error) })),
+    ),
+  );
+}
+
+/**
+ * Stores the checked uploads before the database changes (a transaction cannot span the storage); if
+ * any one fails, the others are removed again and the error goes on, so nothing is left behind.
+ */
+export async function putUploads(
+  storage: Storage,
+  log: Logger,
+  uploads: Partial<Record<UploadField, Upload>>,
+): Promise<PutUpload[]> {
+  const entries = (Object.entries(uploads) as [UploadField, Upload][]).map(([field, upload]) => ({
+    field,
+    upload,
+    key: newKey(CANDIDATE_FOLDER, upload.extension),
+  }));
+  const results = await Promise.allSettled(
+    entries.map((entry) => storage.put(entry.key, entry.upload.bytes, entry.upload.contentType)),
+  );
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) {
+    await removeFiles(
+      storage,
+      log,
+      entries.map((entry) => entry.key),
+    );
+    throw failed.reason;
+  }
+  return entries;
+}
+
+/** Records stored uploads as the candidate's, in the caller's transaction. */
+export async function recordUploads(tx: Database, candidateId: number, ownerId: number, put: PutUpload[]) {
+  if (!put.length) return;
+  await tx.insert(files).values(
+    put.map(({ field, key, upload }) => ({
+      key,
+      kind: CANDIDATE_FILE_KIND,
+      ownerId,
+      candidateId,
+      field,
+      contentType: upload.contentType,
+      size: upload.size,
+    })),
+  );
+}

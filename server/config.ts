@@ -1,0 +1,164 @@
+import path from 'node:path';
+
+/**
+ * Every setting of the portal, read once from the environment and checked before anything starts.
+ * A wrong value stops the start with a sentence that names the variable and what it expects.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL when set; the embedded PGlite under dataDir otherwise. */
+  databaseUrl: string | null;
+  /** SMTP when set; mail is written to the log and to dataDir/mail otherwise. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** The address users reach the portal at, for links in mail and for cookies' Secure flag. */
+  publicUrl: string;
+  /** Seed the demo sign-ins into an empty database reached through DATABASE_URL. */
+  seedDemo: boolean;
+  /** Where the built SPA is served from. */
+  distDir: string;
+  /** How long an access token lives, in minutes. */
+  tokenTtlMinutes: number;
+  logRequests: boolean;
+  /** S3-compatible object storage for uploads when S3_BUCKET is set; local disk under dataDir otherwise. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server (MinIO, Ceph, R2, ...); null for AWS itself. */
+  endpoint: string | null;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `endpoint/bucket/key` rather than `bucket.endpoint/key`: what most S3-compatible servers need. */
+  forcePathStyle: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`The portal cannot start, its settings are wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The settings of object storage (README, Settings). */
+export const S3_SETTINGS = [
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string) => {
+    const value = env[name]?.trim();
+    return value ? value : null;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = text(name);
+    if (raw === null) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}; it is '${raw}'.`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = text(name);
+    if (raw === null) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(
+          `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is '${raw}'.`,
+        );
+      }
+    } catch {
+      problems.push(`${name} must be a URL such as ${protocols[0]}//host; it is '${raw}'.`);
+    }
+    return raw;
+  };
+  const flag = (name: string, fallback = false) => {
+    const raw = text(name);
+    if (raw === null) return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be 1 or 0; it is '${raw}'.`);
+    return fallback;
+  };
+
+  /** Object storage: all of it or none of it, so a typo never silently falls back to local disk. */
+  const s3 = (): S3Config | null => {
+    const bucket = text('S3_BUCKET');
+    const others = S3_SETTINGS.filter((name) => name !== 'S3_BUCKET' && text(name) !== null);
+    if (bucket === null) {
+      if (others.length) {
+        problems.push(
+          `${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not; set S3_BUCKET to keep uploads in object storage, or unset ${others.length === 1 ? 'it' : 'them'} to keep them on local disk.`,
+        );
+      }
+      return null;
+    }
+    // Bucket names of S3 (and of the servers that copy it): 3-63 lower-case letters, digits, dots, hyphens.
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes('..')) {
+      problems.push(
+        `S3_BUCKET must be a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens; it is '${bucket}'.`,
+      );
+    }
+    const accessKeyId = text('S3_ACCESS_KEY_ID');
+    const secretAccessKey = text('S3_SECRET_ACCESS_KEY');
+    const missing = [
+      ...(accessKeyId === null ? ['S3_ACCESS_KEY_ID'] : []),
+      ...(secretAccessKey === null ? ['S3_SECRET_ACCESS_KEY'] : []),
+    ];
+    if (missing.length) {
+      problems.push(
+        `S3_BUCKET is set, so S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set too; ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing.`,
+      );
+    }
+    const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+    const region = text('S3_REGION') ?? 'us-east-1';
+    if (!/^[a-z0-9-]{2,32}$/.test(region)) {
+      problems.push(`S3_REGION must be a region name such as us-east-1; it is '${region}'.`);
+    }
+    return {
+      bucket,
+      endpoint: endpoint?.replace(/\/$/, '') ?? null,
+      region,
+      accessKeyId: accessKeyId ?? '',
+      secretAccessKey: secretAccessKey ?? '',
+      forcePathStyle: flag('S3_FORCE_PATH_STYLE', endpoint !== null),
+    };
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const mailFrom = text('MAIL_FROM') ?? 'Examinations Board Portal <no-reply@portal.local>';
+  if (!/@/.test(mailFrom)) problems.push(`MAIL_FROM must hold an email address; it is '${mailFrom}'.`);
+
+  const config: Config = {
+    port,
+    host: text('HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(text('DATA_DIR') ?? './data'),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    seedDemo: flag('SEED_DEMO'),
+    distDir: path.resolve(text('DIST_DIR') ?? './dist'),
+    tokenTtlMinutes: integer('TOKEN_TTL_MINUTES', 12 * 60, 5, 60 * 24 * 30),
+    logRequests: !flag('QUIET'),
+    s3: s3(),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { acquireLock } from './lock';
+import { schema } from './schema';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Driver = 'pglite' | 'postgres';
+
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: Driver;
+  migrate(): Promise<void>;
+  /** Whether every migration in the folder has been applied. */
+  migrationState(): Promise<{ applied: number; expected: number; current: boolean }>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { driver: 'postgres'; url: string }
+  | { driver: 'pglite'; dataDir: string }
+  /** A PGlite in memory, optionally loaded from a dump of an already-migrated one (tests). */
+  | { driver: 'pglite-memory'; loadDataDir?: Blob };
+
+/** The contrib extensions the migrations create (pg_trgm for the candidate search); PostgreSQL ships
+ * them with its contrib package, PGlite needs them handed in at every open. */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
+function expectedMigrations(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
+  return journal.entries.length;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle & { pglite?: PGlite }> {
+  if (target.driver === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection that breaks (the server restarted, or ended it) is dropped by the pool and the
+    // next query opens another; without a listener its 'error' would end the process. The same for a
+    // connection the pool has already let go of and is closing (at shutdown, say).
+    const ignore = () => {};
+    pool.on('error', ignore);
+    pool.on('remove', (client) => client.on('error', ignore));
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    return withMigrations({
+      db,
+      driver: 'postgres',
+      migrate: () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+      close: () => pool.end(),
+    });
+  }
+  let release = () => {};
+  let client: PGlite;
+  if (target.driver === 'pglite') {
+    release = acquireLock(target.dataDir);
+    const dir = path.join(target.dataDir, 'pglite');
+    fs.mkdirSync(target.dataDir, { recursive: true });
+    try {
+      client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
+    } catch (error) {
+      release();
+      throw error;
+    }
+  } else {
+    client = await PGlite.create({
+      extensions: PGLITE_EXTENSIONS,
+      ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
+    });
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const handle = await withMigrations({
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  });
+  return { ...handle, pglite: client };
+}
+
+async function withMigrations(handle: Omit<DatabaseHandle, 'migrationState'>): Promise<DatabaseHandle> {
+  return {
+    ...handle,
+    async migrationState() {
+      const expected = expectedMigrations();
+      let applied = 0;
+      try {
+        const { rows } = (await handle.db.execute(
+          sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+        )) as unknown as { rows: { count: number }[] };
+        applied = Number(rows[0]?.count ?? 0);
+      } catch {
+        applied = 0;
+      }
+      return { applied, expected, current: applied === expected };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { eq } from 'drizzle-orm';
+import { createMiddleware } from 'hono/factory';
+import { isRole } from '../../contract/roles';
+import { findRule } from '../access';
+import { resolveToken } from '../auth/tokens';
+import { users } from '../db/schema';
+import type { AppContext, AppEnv, Caller, Deps } from './context';
+import { NOTHING_HERE, refuse, unauthenticated } from './respond';
+
+export const provide = (deps: Deps) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    c.set('deps', deps);
+    c.set('requestId', randomUUID());
+    let ip: string | null = null;
+    try {
+      ip = getConnInfo(c).remote.address ?? null;
+    } catch {
+      ip = null; // Not on a socket (app.request in a script): no address to record.
+    }
+    c.set('ip', ip);
+    c.set('caller', null);
+    await next();
+  });
+
+/** One JSON line a request; never the body, never the token. */
+export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+  const started = performance.now();
+  await next();
+  const { log, config } = c.get('deps');
+  if (!config.logRequests) return;
+  log.info('request', {
+    id: c.get('requestId'),
+    method: c.req.method,
+    path: c.req.path,
+    status: c.res.status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+    user: c.get('caller')?.userId ?? null,
+  });
+});
+
+export function bearerToken(c: AppContext): string {
+  const header = c.req.header('authorization') ?? '';
+  return header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+}
+
+/** The caller a token belongs to, or null for no token or one that is not live. */
+export async function resolveCaller(c: AppContext, token: string): Promise<Caller | null> {
+  if (!token) return null;
+  const { db } = c.get('deps').database;
+  const owner = await resolveToken(db, token);
+  if (!owner) return null;
+  const [user] = await db
+    .select({ role: users.role, trainingSchoolId: users.trainingSchoolId })
+    .from(users)
+    .where(eq(users.id, owner.userId));
+  if (!user || !isRole(user.role)) return null;
+  return {
+    userId: owner.userId,
+    role: user.role,
+    trainingSchoolId: user.trainingSchoolId,
+    tokenId: owner.tokenId,
+    impersonatorId: owner.impersonatorId,
+  };
+}
+
+/** Resolves the bearer token into the caller, then applies the access matrix: deny by default. */
+export const authorise = createMiddleware<AppEnv>(async (c, next) => {
+  const rule = findRule(c.req.method, c.req.path);
+  if (!rule) return refuse(c, 404, NOTHING_HERE);
+
+  c.set('caller', await resolveCaller(c, bearerToken(c)));
+  if (rule.allow === 'public') return next();
+  const caller = c.get('caller');
+  if (!caller) return unauthenticated(c);
+  if (!rule.allow.includes(caller.role)) return refuse(c, 403, 'This is not available for your role.');
+  return next();
+});

@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp } from './app';
+import { sql } from 'drizzle-orm';
+import { pruneHits } from './auth/throttle';
+import type { Config } from './config';
+import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
+import { ensureReferenceData } from './db/reference';
+import { isEmpty, seedDemo } from './db/seed';
+import { createLogger, type Logger } from './http/log';
+import { createMailer, type Mailer } from './mail/mailer';
+import { createLocalStorage } from './storage/local';
+import { createS3Storage } from './storage/s3';
+import type { Storage } from './storage/storage';
+
+export interface Portal {
+  url: string;
+  database: DatabaseHandle;
+  mailer: Mailer;
+  storage: Storage;
+  seeded: boolean;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates, seeds what is needed, and listens. */
+export async function startPortal(
+  config: Config,
+  options: { log?: Logger; database?: DatabaseTarget } = {},
+): Promise<Portal> {
+  const log = options.log ?? createLogger(config.logRequests);
+  const database = await openDatabase(
+    options.database ??
+      (config.databaseUrl
+        ? { driver: 'postgres', url: config.databaseUrl }
+        : { driver: 'pglite', dataDir: config.dataDir }),
+  );
+  let server: ServerType | null = null;
+  let pruner: NodeJS.Timeout | undefined;
+  let closeStorage = () => {};
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log,
+  });
+  try {
+    await database.migrate();
+    await ensureReferenceData(database.db);
+    // A real PostgreSQL is never filled with demo data unless asked to.
+    const mayseed = database.driver === 'pglite' || config.seedDemo;
+    const seeded = mayseed && (await isEmpty(database.db));
+    if (seeded) await seedDemo(database.db);
+    // Rate-limit hits older than a day count for nothing; dropped at start and then hourly.
+    // Hourly upkeep: old rate-limit hits count for nothing; and PGlite has no autovacuum, so without an
+    // ANALYZE its planner guesses row counts and short searches on a large table get slow
+    // (docs/performance.md). The first run goes after the portal listens, so it never delays the start.
+    const upkeep = async () => {
+      try {
+        await pruneHits(database.db);
+        if (database.driver === 'pglite') await database.db.execute(sql`analyze`);
+      } catch (error) {
+        log.error('upkeep.failed', { error: String(error) });
+      }
+    };
+    setTimeout(() => void upkeep(), 1000).unref();
+    pruner = setInterval(() => void upkeep(), 60 * 60 * 1000);
+    pruner.unref();
+
+    // Object storage when S3_BUCKET is set (checked now, so a wrong bucket or key stops the start);
+    // local disk under DATA_DIR otherwise.
+    let storage: Storage;
+    if (config.s3) {
+      const s3 = await createS3Storage(config.s3);
+      closeStorage = () => s3.close();
+      log.info('storage.s3', { where: s3.description });
+      storage = s3;
+    } else {
+      storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+    }
+    const app = createApp({ config, database, mailer, storage, log });
+    const address = await new Promise<{ port: number }>((resolve, reject) => {
+      server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
+      server.once('error', reject);
+    });
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    let closing: Promise<void> | null = null;
+    return {
+      url: `http://${host}:${address.port}`,
+      database,
+      mailer,
+      storage,
+      seeded,
+      close() {
+        closing ??= (async () => {
+          clearInterval(pruner);
+          await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+          mailer.close();
+          closeStorage();
+          await database.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    clearInterval(pruner);
+    (server as ServerType | null)?.close();
+    closeStorage();
+    await database.close();
+    throw error;
+  }
+}

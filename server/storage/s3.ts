@@ -1,0 +1,122 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Config } from '../config';
+import { InvalidKeyError, isValidKey, type Storage } from './storage';
+
+/**
+ * Uploads in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2, ...), behind the same three calls as the
+ * local driver, so API processes keep no files of their own and any number can run side by side.
+ *
+ * Keys follow the local driver's rules exactly: a key the pattern refuses never reaches the bucket. The
+ * object's Content-Type is the type found in the upload's bytes; the files route decides what goes out.
+ * The bucket is never public: files are read through the portal, which checks who may see them.
+ */
+export interface S3Storage extends Storage {
+  /** Where the files are, for the start banner: `s3://bucket (endpoint)`. */
+  readonly description: string;
+  /** Closes the client's idle connections. */
+  close(): void;
+}
+
+export class S3StorageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'S3StorageError';
+  }
+}
+
+/** The S3 error that means "no such object" (or bucket), whatever the server calls it. */
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+/**
+ * Makes the client and checks, once, that the bucket is there and the keys may use it, so a wrong
+ * setting stops the start with a sentence rather than failing the first upload. The SDK is imported
+ * here, not at the top, so a portal on local disk never loads it (it adds to start time).
+ */
+export async function createS3Storage(
+  config: S3Config,
+  options: { check?: boolean } = {},
+): Promise<S3Storage> {
+  const {
+    S3Client: Client,
+    GetObjectCommand,
+    PutObjectCommand,
+    DeleteObjectCommand,
+    HeadBucketCommand,
+  } = await import('@aws-sdk/client-s3');
+  const client: S3Client = new Client({
+    region: config.region,
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    forcePathStyle: config.forcePathStyle,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    // Many S3-compatible servers refuse the newer default checksum headers; AWS itself needs none.
+    ...(config.endpoint
+      ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      : {}),
+    // A stalled server fails the request instead of holding it open (the SDK retries 3 times).
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
+  });
+  const Bucket = config.bucket;
+  const description = `s3://${Bucket}${config.endpoint ? ` at ${config.endpoint}` : ` (AWS, ${config.region})`}`;
+  const checked = (key: string) => {
+    if (!isValidKey(key)) throw new InvalidKeyError(key);
+    return key;
+  };
+
+  if (options.check ?? true) {
+    try {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    } catch (error) {
+      client.destroy();
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      const why =
+        status === 404
+          ? 'the bucket does not exist (create it first; the portal never creates buckets)'
+          : status === 403 || status === 401
+            ? 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY may not use it'
+            : `${(error as Error).name ?? 'Error'}: ${(error as Error).message}`;
+      throw new S3StorageError(`Object storage ${description} cannot be used: ${why}.`, { cause: error });
+    }
+  }
+
+  return {
+    description,
+    async put(key, bytes, contentType) {
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: checked(key),
+          Body: bytes,
+          ContentType: contentType,
+          ContentLength: bytes.byteLength,
+        }),
+      );
+    },
+    async get(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: checked(key) }));
+        if (!object.Body) return null;
+        return {
+          bytes: await object.Body.transformToByteArray(),
+          contentType: object.ContentType ?? 'application/octet-stream',
+        };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+      } catch (error) {
+        // S3 answers 204 for a missing key; some compatible servers answer 404.
+        if (!isNotFound(error)) throw error;
+      }
+    },
+    close() {
+      client.destroy();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { randomSecret } from '../auth/secrets';
+
+/**
+ * Where uploaded files live. Local disk under DATA_DIR/uploads for now; an S3-compatible driver can
+ * take its place behind the same three calls, which is what lets API processes stay stateless.
+ */
+export interface StoredFile {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export interface Storage {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<StoredFile | null>;
+  /** Removing what is not there is not an error. */
+  remove(key: string): Promise<void>;
+}
+
+/** A key such as `profile-photos/3q2-x_Yz.png`: lower-case folders, one name of URL-safe characters
+ * and one extension. No dots elsewhere, so no `..`, and nothing absolute. */
+const KEY_PATTERN = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*\/[A-Za-z0-9_-]{16,64}\.[a-z0-9]{2,5}$/;
+
+export function isValidKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+export class InvalidKeyError extends Error {
+  constructor(key: string) {
+    super(`Not a storage key: ${JSON.stringify(key.slice(0, 200))}`);
+    this.name = 'InvalidKeyError';
+  }
+}
+
+/** Keys are made here, by the server, from a random name and an extension found by content: never
+ * from anything the user sent. */
+export function newKey(folder: string, extension: string): string {
+  const key = `${folder}/${randomSecret(18)}.${extension}`;
+  if (!isValidKey(key)) throw new InvalidKeyError(key);
+  return key;
+}

@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
+import { RequireSession } from './app/RequireSession';
+import { ConfirmCodePage } from './pages/ConfirmCodePage';
+import { LoginPage } from './pages/LoginPage';
+import { Splash } from './ui/controls';
+
+// Everything behind sign-in is its own chunk (the toasts too): /login loads only what it needs.
+const Shell = lazy(() => import('./shell/Shell'));
+const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
+
+export function App() {
+  return (
+    <Switch>
+      <Route path={LOGIN_PATH} component={LoginPage} />
+      <Route path={CONFIRM_CODE_PATH} component={ConfirmCodePage} />
+      <Route path="/print-document/:ending">
+        {(params) => (
+          <RequireSession>
+            <Suspense fallback={<Splash message="Loading…" />}>
+              <PrintDocumentPage ending={params.ending} />
+            </Suspense>
+          </RequireSession>
+        )}
+      </Route>
+      <Route>
+        <RequireSession>
+          <Suspense fallback={<Splash message="Loading…" />}>
+            <Shell />
+          </Suspense>
+        </RequireSession>
+      </Route>
+    </Switch>
+  );
+}

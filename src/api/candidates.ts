@@ -1,0 +1,126 @@
+import { errors } from '@vinejs/vine';
+import { fromCallback, fromPromise } from 'xstate';
+import {
+  CANDIDATE_PATHS,
+  SUBMISSION_KEY_FIELD,
+  type CandidateRecord,
+  type CandidateRow,
+} from '../../contract/candidates';
+import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
+import type { ApiFailure, FieldMessages } from '../../contract/envelope';
+import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
+import type { Role } from '../../contract/roles';
+import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
+import type { FormValues } from '../../machines/formDialog.machine';
+import { apiUrl, call, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
+import { readToken } from './cookies';
+
+/** The candidate form's I/O (machines/candidateForm.machine.ts) and the lists' row actions. */
+
+/** The spec's rules, in the browser, with the same validator the server runs. */
+export const validateCandidate = fromPromise<void, FormValues>(async ({ input }) => {
+  try {
+    await candidateValidator.validate(normaliseCandidateInput(input));
+  } catch (error) {
+    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
+    const fields: FieldMessages = {};
+    for (const item of error.messages as { field: string; message: string }[]) {
+      (fields[item.field] ??= []).push(item.message);
+    }
+    const failure: ApiFailure = {
+      status: 422,
+      message: 'Some fields need your attention.',
+      fields,
+    };
+    throw failure;
+  }
+});
+
+/** The multipart upload, with progress (fetch cannot report upload progress; XMLHttpRequest can). */
+export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateInput>(
+  ({ input, sendBack }) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(normaliseCandidateInput(input.values))) {
+      form.append(name, value as string | Blob);
+    }
+    form.set(SUBMISSION_KEY_FIELD, input.submissionKey);
+    const path = input.candidateId
+      ? CANDIDATE_PATHS.adminCandidate(input.candidateId)
+      : CANDIDATE_PATHS.adminCandidates;
+    if (input.candidateId) form.set(METHOD_OVERRIDE_FIELD, 'PUT');
+
+    const request = new XMLHttpRequest();
+    request.open('POST', apiUrl(path));
+    const token = readToken();
+    if (token) request.setRequestHeader('Authorization', `Bearer ${token}`);
+    request.setRequestHeader('Accept', 'application/json');
+    request.upload.onprogress = (event) =>
+      sendBack({
+        type: 'candidate.progress',
+        loaded: event.loaded,
+        total: event.lengthComputable ? event.total : 0,
+      });
+    request.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = null;
+      }
+      if (request.status >= 200 && request.status < 300) {
+        const envelope = body as { message?: string; data: CandidateRecord };
+        sendBack({
+          type: 'candidate.saved',
+          record: envelope.data,
+          message: envelope.message ?? 'Candidate saved.',
+        });
+        return;
+      }
+      const failure = failureFromBody(request.status, body);
+      noticeUnauthenticated(failure);
+      sendBack({ type: 'candidate.failed', error: failure });
+    };
+    request.onerror = () => sendBack({ type: 'candidate.failed', error: NETWORK_FAILURE });
+    request.ontimeout = request.onerror;
+    request.send(form);
+    // Leaving the state (the page closed) abandons the upload; a retry sends the same key.
+    return () => request.abort();
+  },
+);
+
+export const loadCandidate = (id: number) =>
+  call<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id)).then((response) => response.data!);
+
+export interface FormOptions {
+  schools: { code: string; name: string; status: string }[];
+  course_headers: { code: string; title: string; indexing_status: string; registration_status: string }[];
+}
+
+export const loadFormOptions = () => call<FormOptions>(CANDIDATE_PATHS.formOptions).then((r) => r.data!);
+
+export const loadNationalities = (role: Role) =>
+  call<{ code: string; name: string }[]>(
+    `${role === 'admin' ? '/api/admin' : '/api/training-school-admin'}/nationality`,
+  ).then((r) => r.data!);
+
+/** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
+export const updateRegStatus = (role: Role) =>
+  fromPromise<{ value: string }, { id: number | string; field: string; value: string }>(async ({ input }) => {
+    const response = await call<CandidateRow>(CANDIDATE_PATHS.regStatus[role](Number(input.id)), {
+      method: 'POST',
+      body: { reg_status: input.value },
+    });
+    return { value: response.data!.reg_status };
+  });
+
+/** The status toggle's save for the board's document check. */
+export const updateVerification = fromPromise<
+  { value: string },
+  { id: number | string; field: string; value: string }
+>(async ({ input }) => {
+  const response = await call<CandidateRow>(CANDIDATE_PATHS.verification(Number(input.id)), {
+    method: 'POST',
+    body: { verified: input.value === 'true' },
+  });
+  return { value: String(response.data!.verified) };
+});

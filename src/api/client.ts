@@ -1,0 +1,86 @@
+import { FetchError, ofetch } from 'ofetch';
+import { UNAUTHENTICATED_MESSAGE, type ApiFailure, type Envelope } from '../../contract/envelope';
+import { firstMessage } from '../../contract/envelope';
+import { clearSession, readToken } from './cookies';
+
+/**
+ * The one way the SPA calls the API: same origin unless VITE_API_URL says otherwise, JSON, and the
+ * bearer token from the token cookie on every request. Failures arrive as ApiFailure; a 401
+ * 'Unauthenticated.' also removes the token and tells whoever listens (the session).
+ */
+const API_URL = import.meta.env.VITE_API_URL ?? '';
+
+const unauthenticatedListeners = new Set<() => void>();
+
+export function onUnauthenticated(listener: () => void): () => void {
+  unauthenticatedListeners.add(listener);
+  return () => unauthenticatedListeners.delete(listener);
+}
+
+const http = ofetch.create({
+  baseURL: API_URL,
+  retry: 0,
+  onRequest({ options }) {
+    const token = readToken();
+    if (token) options.headers.set('Authorization', `Bearer ${token}`);
+    options.headers.set('Accept', 'application/json');
+  },
+});
+
+/** The envelope of a failed answer as an ApiFailure (also for calls made without ofetch). */
+export function failureFromBody(status: number, body: unknown): ApiFailure {
+  const envelope = (body ?? {}) as Envelope;
+  const fields = envelope.message && typeof envelope.message === 'object' ? envelope.message : {};
+  return {
+    status,
+    message: firstMessage(envelope.message, `The portal answered ${status}. Please try again.`),
+    fields,
+  };
+}
+
+export const NETWORK_FAILURE: ApiFailure = {
+  status: 0,
+  message: 'The portal could not be reached. Check your connection and try again.',
+  fields: {},
+};
+
+/** A 401 'Unauthenticated.' ends the session wherever it comes from (spec section 8). */
+export function noticeUnauthenticated(failure: ApiFailure) {
+  if (failure.status === 401 && failure.message === UNAUTHENTICATED_MESSAGE) {
+    clearSession();
+    unauthenticatedListeners.forEach((listener) => listener());
+  }
+}
+
+export const apiUrl = (path: string) => API_URL + path;
+
+function toFailure(error: unknown): ApiFailure {
+  if (error instanceof FetchError && error.response)
+    return failureFromBody(error.response.status, error.data);
+  return NETWORK_FAILURE;
+}
+
+export async function call<T>(
+  path: string,
+  options: {
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    body?: Record<string, unknown> | FormData;
+    /** Logging out with a token the server already forgot is still a logout, not an expiry. */
+    expectUnauthenticated?: boolean;
+  } = {},
+): Promise<Envelope<T>> {
+  try {
+    return await http<Envelope<T>>(path, { method: options.method ?? 'GET', body: options.body });
+  } catch (error) {
+    const failure = toFailure(error);
+    if (
+      failure.status === 401 &&
+      failure.message === UNAUTHENTICATED_MESSAGE &&
+      !options.expectUnauthenticated
+    ) {
+      clearSession();
+      unauthenticatedListeners.forEach((listener) => listener());
+    }
+    throw failure;
+  }
+}

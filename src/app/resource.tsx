@@ -1,0 +1,54 @@
+import { Component, use, type ReactNode } from 'react';
+import { Alert, Button } from '../ui/controls';
+
+/**
+ * One-shot loads for a page (the form's choices, one record), read with React's `use` under Suspense:
+ * no effect, no loading flag in the view. Answers are kept for a minute, so going back and forth on a
+ * slow link does not load them again; a failure is forgotten at once, so a retry asks again.
+ */
+const cache = new Map<string, { promise: Promise<unknown>; at: number }>();
+const FRESH_MS = 60_000;
+
+export function useResource<T>(key: string, load: () => Promise<T>): T {
+  let entry = cache.get(key);
+  if (!entry || Date.now() - entry.at > FRESH_MS) {
+    entry = { promise: load(), at: Date.now() };
+    cache.set(key, entry);
+    entry.promise.catch(() => cache.delete(key));
+  }
+  return use(entry.promise as Promise<T>);
+}
+
+export function forgetResource(key: string) {
+  cache.delete(key);
+}
+
+/** Shows a failed load in the user's words, with a way to try again. */
+export class LoadBoundary extends Component<{ children: ReactNode }, { error: unknown; attempt: number }> {
+  state = { error: null as unknown, attempt: 0 };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  render() {
+    if (this.state.error) {
+      const message =
+        typeof this.state.error === 'object' && this.state.error && 'message' in this.state.error
+          ? String((this.state.error as { message: unknown }).message)
+          : 'This page could not be loaded.';
+      return (
+        <Alert tone="error">
+          {message}{' '}
+          <Button
+            variant="link"
+            onClick={() => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }))}
+          >
+            Try again
+          </Button>
+        </Alert>
+      );
+    }
+    return <div key={this.state.attempt}>{this.props.children}</div>;
+  }
+}

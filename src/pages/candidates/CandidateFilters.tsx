@@ -1,0 +1,106 @@
+import { Suspense, type FormEvent } from 'react';
+import { REG_STATUSES } from '../../../contract/candidates';
+import { loadFormOptions } from '../../api/candidates';
+import { useResource } from '../../app/resource';
+import { Button, SelectField, TextField } from '../../ui/controls';
+
+export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'reg_status' | 'verified';
+
+function CourseAndSchoolSelects({ filters, show }: { filters: Record<string, string>; show: FilterName[] }) {
+  const options = useResource('candidate-form-options', loadFormOptions);
+  return (
+    <>
+      {show.includes('school') && (
+        <SelectField label="School" name="school" defaultValue={filters.school ?? ''}>
+          <option value="">All schools</option>
+          {options.schools.map((s) => (
+            <option key={s.code} value={s.code}>
+              {s.code} — {s.name}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      {show.includes('course_header') && (
+        <SelectField label="Course header" name="course_header" defaultValue={filters.course_header ?? ''}>
+          <option value="">All course headers</option>
+          {options.course_headers.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.code} — {c.title}
+            </option>
+          ))}
+        </SelectField>
+      )}
+    </>
+  );
+}
+
+/** The search and filters of a candidate list; submitting asks the list for page 1 of the new query. */
+export function CandidateFilters({
+  filters,
+  show,
+  onFilter,
+  withOptions = true,
+}: {
+  filters: Record<string, string>;
+  show: FilterName[];
+  onFilter: (filters: Record<string, string>) => void;
+  /** School admins have no form-options endpoint: they filter by text and status only. */
+  withOptions?: boolean;
+}) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    new FormData(event.currentTarget).forEach((value, name) => {
+      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
+    });
+    onFilter(next);
+  };
+  return (
+    <form role="search" onSubmit={submit} className="mb-4 grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-6">
+      {show.includes('search') && (
+        <div className="lg:col-span-2">
+          <TextField
+            label="Name or index number"
+            name="search"
+            type="search"
+            defaultValue={filters.search ?? ''}
+          />
+        </div>
+      )}
+      {withOptions && (
+        <Suspense fallback={null}>
+          <CourseAndSchoolSelects filters={filters} show={show} />
+        </Suspense>
+      )}
+      {show.includes('year') && (
+        <TextField
+          label="Year"
+          name="year"
+          inputMode="numeric"
+          maxLength={4}
+          defaultValue={filters.year ?? ''}
+        />
+      )}
+      {show.includes('reg_status') && (
+        <SelectField label="Registration" name="reg_status" defaultValue={filters.reg_status ?? ''}>
+          <option value="">Any</option>
+          {REG_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      {show.includes('verified') && (
+        <SelectField label="Documents" name="verified" defaultValue={filters.verified ?? ''}>
+          <option value="">Any</option>
+          <option value="true">verified</option>
+          <option value="false">unverified</option>
+        </SelectField>
+      )}
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { Dialog, DialogPanel } from '@headlessui/react';
+import { Suspense } from 'react';
+import { Slide, ToastContainer } from 'react-toastify/unstyled';
+import { useState } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
+import { HOME_PATH } from '../../contract/navigation';
+import { useSession } from '../app/actors';
+import { NotFound } from '../pages/NotFound';
+import { ImpersonationDialog, LogoutDialog, MessageBoardDialog } from './dialogs';
+import { ImpersonationBanner } from './ImpersonationBanner';
+import { Header } from './Header';
+import { NotForYourRole } from './pages';
+import { findShellPage } from './routes';
+import { Sidebar } from './Sidebar';
+
+/** The page shell: sidebar, header and the page for the current path, checked against the role. */
+export default function Shell() {
+  const [location] = useLocation();
+  const role = useSession((s) => s.context.user?.user_role ?? null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  if (!role) return null;
+  if (location === '/') return <Redirect to={HOME_PATH} replace />;
+
+  const page = findShellPage(location);
+  const content = !page ? <NotFound /> : page.roles.includes(role) ? page.render() : <NotForYourRole />;
+  const brand = (
+    <div className="flex h-14 items-center gap-2 px-4 text-white">
+      <img src="/favicon.svg" alt="" className="h-7 w-7" />
+      <span className="font-semibold">Examinations Board</span>
+    </div>
+  );
+
+  return (
+    <div className="min-h-screen lg:pl-64">
+      <aside className="fixed inset-y-0 left-0 hidden w-64 overflow-y-auto bg-brand-900 lg:block">
+        {brand}
+        <Sidebar role={role} />
+      </aside>
+      <Dialog open={menuOpen} onClose={() => setMenuOpen(false)} className="relative z-50 lg:hidden">
+        <div className="fixed inset-0 bg-slate-900/40" aria-hidden="true" />
+        <DialogPanel className="fixed inset-y-0 left-0 w-64 overflow-y-auto bg-brand-900">
+          {brand}
+          <Sidebar role={role} onNavigate={() => setMenuOpen(false)} />
+        </DialogPanel>
+      </Dialog>
+      <ImpersonationBanner />
+      <Header onOpenMenu={() => setMenuOpen(true)} />
+      <main className="p-4 sm:p-6">
+        <Suspense fallback={<p className="text-slate-500">Loading…</p>}>{content}</Suspense>
+      </main>
+      <LogoutDialog />
+      {role === 'admin' ? <ImpersonationDialog /> : <MessageBoardDialog />}
+      {/* Toasts are announced: react-toastify gives each one role="alert". */}
+      <ToastContainer
+        position="top-center"
+        autoClose={TOAST_AUTO_CLOSE_MS}
+        hideProgressBar
+        transition={Slide}
+        closeOnClick
+      />
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { Link } from 'wouter';
+import { HOME_PATH, PRINT_DOCUMENT_ENDINGS, PRINT_DOCUMENT_PREFIX } from '../../contract/navigation';
+import { ROLE_LABELS } from '../../contract/roles';
+import { useActors, useSession } from '../app/actors';
+import { Button } from '../ui/controls';
+
+/** The plain pages of the shell; each area's real screens replace AreaBeingBuilt in its own issue. */
+
+export function AreaBeingBuilt({ title }: { title: string }) {
+  return (
+    <section>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="mt-4 rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">
+        This area is being built.
+      </p>
+    </section>
+  );
+}
+
+export function NotForYourRole() {
+  return (
+    <section className="rounded-md bg-white p-6 ring-1 ring-slate-200" role="alert">
+      <h1 className="text-2xl font-semibold">Not available for your role</h1>
+      <p className="mt-2 text-slate-600">
+        This page is not available for your role. Ask the board if you need it.
+      </p>
+      <Link href={HOME_PATH} className="mt-4 inline-block text-brand-700 underline">
+        Go to the dashboard
+      </Link>
+    </section>
+  );
+}
+
+export function OverviewPage() {
+  const { messageForm } = useActors();
+  const user = useSession((s) => s.context.user);
+  if (!user) return null;
+  return (
+    <section>
+      <h1 className="text-2xl font-semibold">Dashboard</h1>
+      <div className="mt-4 rounded-md bg-white p-6 ring-1 ring-slate-200">
+        <p className="text-lg">Welcome, {user.name}.</p>
+        <p className="mt-1 text-slate-600">
+          {ROLE_LABELS[user.user_role]}
+          {user.training_school ? ` · ${user.training_school.name} (${user.training_school.code})` : ''}
+        </p>
+        <p className="mt-4 text-slate-600">The statistics overview is being built.</p>
+      </div>
+      {user.user_role === 'school_admin' && (
+        <div className="mt-4 rounded-md bg-white p-6 ring-1 ring-slate-200">
+          <h2 className="font-semibold">Need the board?</h2>
+          <p className="mt-1 text-slate-600">
+            Send the board a message; it arrives among the board&apos;s notifications.
+          </p>
+          <Button className="mt-4" onClick={() => messageForm.send({ type: 'form.open' })}>
+            Message the board
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function PrintDocumentsPage() {
+  return (
+    <section>
+      <h1 className="text-2xl font-semibold">Print Documents</h1>
+      <ul className="mt-4 grid gap-2 sm:grid-cols-2">
+        {PRINT_DOCUMENT_ENDINGS.map((ending) => (
+          <li key={ending}>
+            <Link
+              href={`${PRINT_DOCUMENT_PREFIX}${ending}`}
+              className="block rounded-md bg-white px-4 py-3 ring-1 ring-slate-200 hover:ring-brand-600"
+            >
+              {ending.replace(/-/g, ' ')}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { lazy, type ReactNode } from 'react';
+import { BROADCAST_LINKS, HOME_PATH, SIDEBAR } from '../../contract/navigation';
+import type { Role } from '../../contract/roles';
+import { AreaBeingBuilt, OverviewPage, PrintDocumentsPage } from './pages';
+
+/** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
+export interface ShellPage {
+  path: string;
+  roles: readonly Role[];
+  render: () => ReactNode;
+}
+
+// Each area is its own chunk, loaded when first opened.
+const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
+const SchoolsPage = lazy(() => import('../pages/SchoolsPage'));
+// The candidate area is one chunk (the form, the lists and VineJS); each page is a named export of it.
+const candidates = () => import('../pages/candidates/CandidateFormPage');
+const IndexFormPage = lazy(() => candidates().then((m) => ({ default: m.IndexFormPage })));
+const SearchPage = lazy(() => candidates().then((m) => ({ default: m.SearchPage })));
+const EditPage = lazy(() => candidates().then((m) => ({ default: m.EditPage })));
+const IndexedPage = lazy(() => candidates().then((m) => ({ default: m.IndexedPage })));
+const RegisteredPage = lazy(() => candidates().then((m) => ({ default: m.RegisteredPage })));
+
+const builtPages: Record<string, () => ReactNode> = {
+  [HOME_PATH]: () => <OverviewPage />,
+  '/print-document': () => <PrintDocumentsPage />,
+  '/notifications': () => <NotificationsPage />,
+  '/school': () => <SchoolsPage />,
+  '/candidate/index-a-candidate': () => <IndexFormPage />,
+  '/candidate/candidate-search': () => <SearchPage />,
+  '/candidate/edit-candidate': () => <EditPage />,
+  '/candidate/candidate-indexed': () => <IndexedPage />,
+  '/candidate/candidate-registered': () => <RegisteredPage />,
+};
+
+export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS].map((entry) => ({
+  path: entry.path,
+  roles: entry.roles,
+  render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),
+}));
+
+/** The page for a path: the exact entry, or the longest entry the path sits under. */
+export function findShellPage(path: string): ShellPage | null {
+  const exact = SHELL_PAGES.find((page) => page.path === path);
+  if (exact) return exact;
+  return (
+    SHELL_PAGES.filter((page) => path.startsWith(page.path + '/')).sort(
+      (a, b) => b.path.length - a.path.length,
+    )[0] ?? null
+  );
+}

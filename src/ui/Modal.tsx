@@ -1,0 +1,29 @@
+import { Dialog, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { ReactNode } from 'react';
+
+/** A dialog that traps focus and closes on Escape (Headless UI), in the portal's look. */
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  role = 'dialog',
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  role?: 'dialog' | 'alertdialog';
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} role={role} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-900/40" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl">
+          <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
+          <div className="mt-4">{children}</div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

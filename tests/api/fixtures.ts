@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { formatCandidateIndex } from '../../contract/candidates';
+import { hashPassword } from '../../server/auth/secrets';
+import { candidates, courseHeaders, trainingSchools, users } from '../../server/db/schema';
+import { DEMO_PASSWORD } from '../../server/db/seed';
+import type { TestPortal } from './portal';
+
+/** Small real files, and fakes, for the upload tests. */
+
+/** A 1x1 PNG. */
+export const PNG = new Uint8Array(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+/** A 1x1 JPEG. */
+export const JPEG = new Uint8Array(
+  Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////' +
+      '////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
+);
+
+/** A PNG padded with zeros to exactly `size` bytes: still a PNG by its magic bytes. */
+export function pngOfSize(size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  bytes.set(PNG);
+  return bytes;
+}
+
+export const text = (value: string) => new TextEncoder().encode(value);
+
+/** A multipart form, as the SPA's profile dialog sends it. */
+export function profileForm(
+  fields: Record<string, string>,
+  photo?: { bytes: Uint8Array; name?: string; type?: string },
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (photo) {
+    const blob = new Blob([photo.bytes as Uint8Array<ArrayBuffer>], { type: photo.type ?? 'image/png' });
+    form.append('photo', blob, photo.name ?? 'photo.png');
+  }
+  return form;
+}
+
+export async function userIdOf(t: TestPortal, email: string): Promise<number> {
+  const [row] = await t.portal.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row) throw new Error(`No user ${email}`);
+  return row.id;
+}
+
+/** Another user beside the demo's three, with the demo password. */
+export async function addUser(
+  t: TestPortal,
+  user: { email: string; name: string; role: 'admin' | 'school_admin'; trainingSchoolId?: number | null },
+): Promise<number> {
+  const [row] = await t.portal.database.db
+    .insert(users)
+    .values({ ...user, passwordHash: await hashPassword(DEMO_PASSWORD) })
+    .returning({ id: users.id });
+  return row.id;
+}
+
+/** The raw bytes and headers of a GET, for files (the harness reads bodies as text). */
+export async function fetchRaw(t: TestPortal, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(t.url + path, { headers });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  };
+}
+
+/** A 1x1 lossless WebP. */
+export const WEBP = new Uint8Array(Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64'));
+
+/** A 1x1 GIF: an image, but not one the candidate form takes. */
+export const GIF = new Uint8Array(
+  Buffer.from('R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==', 'base64'),
+);
+
+/** A minimal real PDF: one empty page. */
+export const PDF = text(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/MediaBox[0 0 3 3]/Parent 2 0 R>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+export interface FilePart {
+  bytes: Uint8Array;
+  name?: string;
+  type?: string;
+}
+
+/** A candidate every rule accepts (course header A1 needs the prior certificate's four fields). */
+export const VALID_CANDIDATE: Readonly<Record<string, string>> = {
+  first_name: 'Chiamaka',
+  last_name: 'Okonkwo',
+  middle_name: 'Ifeoma',
+  title: 'Miss',
+  school_code: 'SHT-IB',
+  date_of_birth: '2001-04-12',
+  candidate_category: 'fresh',
+  course_header: 'A1',
+  marital_status: 'S',
+  gender: 'female',
+  nationality: 'NG',
+  certificate_evaluated: 'WASSCE',
+  year_of_certificate_evaluated: '2019',
+  exam_number_1: '4250101001',
+  exam_month: 'June',
+  english: 'B3',
+  biology: 'C4',
+  chemistry: 'C5',
+  mathematics: 'B2',
+};
+
+/**
+ * The candidate form as the SPA sends it (multipart): text fields, then files. A field given as
+ * undefined is left out; the photo is a PNG unless `files` says otherwise.
+ */
+export function candidateForm(
+  fields: Record<string, string | undefined> = {},
+  files: Record<string, FilePart | undefined> = { photo: { bytes: PNG } },
+  base: Readonly<Record<string, string>> = VALID_CANDIDATE,
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...base, ...fields })) {
+    if (value !== undefined) form.append(name, value);
+  }
+  for (const [name, file] of Object.entries(files)) {
+    if (!file) continue;
+    const blob = new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? 'image/png' });
+    form.append(name, blob, file.name ?? `${name}.png`);
+  }
+  return form;
+}
+
+let people = 0;
+/** A first name no other test has used (letters only, so every rule takes it): keeps the duplicate rule
+ * out of tests that are not about it. */
+export function uniqueFirstName(prefix = 'Ada'): string {
+  let n = people++;
+  let suffix = '';
+  do {
+    suffix = String.fromCharCode(97 + (n % 26)) + suffix;
+    n = Math.floor(n / 26);
+  } while (n > 0);
+  return `${prefix}${suffix}`;
+}
+
+/** The files under DATA_DIR/uploads/<folder>, without the `.type` files beside them. */
+export function storedUploads(t: TestPortal, folder = 'candidates'): string[] {
+  const dir = path.join(t.dataDir, 'uploads', folder);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => !name.endsWith('.type') && !name.endsWith('.partial'))
+    .sort();
+}
+
+export interface SeededCandidate {
+  first_name: string;
+  last_name: string;
+  middle_name?: string | null;
+  school: string;
+  course_header: string;
+  year?: number;
+  reg_status?: 'unregistered' | 'registered';
+  verified?: boolean;
+  date_of_birth?: string;
+}
+
+/**
+ * Candidates written straight to the database, for the tests of lists and registration, which are about
+ * reading and changing rows rather than the form. Each gets the next index number from the sequence.
+ */
+export async function seedCandidates(t: TestPortal, rows: SeededCandidate[]): Promise<number[]> {
+  const db = t.portal.database.db;
+  const [schools, headers] = await Promise.all([
+    db.select({ id: trainingSchools.id, code: trainingSchools.code }).from(trainingSchools),
+    db.select({ id: courseHeaders.id, code: courseHeaders.code }).from(courseHeaders),
+  ]);
+  const createdBy = await userIdOf(t, 'admin@example.org');
+  const ids: number[] = [];
+  for (const [n, row] of rows.entries()) {
+    const { rows: next } = (await db.execute(sql`select nextval('candidate_index_seq') as n`)) as unknown as {
+      rows: { n: string | number }[];
+    };
+    const year = row.year ?? 2026;
+    const [inserted] = await db
+      .insert(candidates)
+      .values({
+        candidateIndex: formatCandidateIndex(year, row.course_header, Number(next[0].n)),
+        trainingSchoolId: schools.find((s) => s.code === row.school)!.id,
+        courseHeaderId: headers.find((h) => h.code === row.course_header)!.id,
+        year,
+        first_name: row.first_name,
+        last_name: row.last_name,
+        middle_name: row.middle_name ?? null,
+        date_of_birth: row.date_of_birth ?? `1990-01-${String((n % 28) + 1).padStart(2, '0')}`,
+        candidate_category: 'fresh',
+        marital_status: 'S',
+        gender: 'female',
+        nationality: 'NG',
+        regStatus: row.reg_status ?? 'unregistered',
+        verified: row.verified ?? false,
+        createdBy,
+      })
+      .returning({ id: candidates.id });
+    ids.push(inserted.id);
+  }
+  return ids;
+}

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../server/config';
+import { MIGRATIONS_DIR, openDatabase } from '../../server/db/client';
+import { startPortal, type Portal } from '../../server/portal';
+import { DEMO_PASSWORD } from '../../server/db/seed';
+
+/**
+ * A whole portal for one test file: its own database (an in-memory PGlite, or a fresh database on the
+ * PostgreSQL server named by DATABASE_URL), its own data directory, the demo seed, and a real HTTP
+ * server on a free port. Nothing is shared between files.
+ */
+export interface TestPortal {
+  portal: Portal;
+  url: string;
+  dataDir: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** The newest sign-in code mailed to this address. */
+  readCode(email: string): string;
+  /** The whole sign-in: password, mailed code, token. */
+  signIn(email: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response bodies freely
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+async function createPostgresDatabase(serverUrl: string) {
+  const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * A migrated, empty PGlite dumped once per set of migrations and loaded by every test file: opening a
+ * new PGlite and migrating it costs seconds, loading the dump a fraction of that.
+ */
+async function pgliteTemplate() {
+  const journal = fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'));
+  const sql = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
+  const key = createHash('sha256')
+    .update(journal)
+    .update(sql.map((f) => fs.readFileSync(path.join(MIGRATIONS_DIR, f))).join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const file = path.join(os.tmpdir(), `portal-pglite-template-${key}.tar.gz`);
+  if (!fs.existsSync(file)) {
+    const handle = await openDatabase({ driver: 'pglite-memory' });
+    await handle.migrate();
+    const dump = await handle.pglite!.dumpDataDir('gzip');
+    await handle.close();
+    const partial = `${file}.${process.pid}`;
+    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(partial, file);
+  }
+  return new Blob([fs.readFileSync(file)]);
+}
+
+/** The newest sign-in code mailed to this address, read from the mail files under the data directory. */
+export function readMailedCode(dataDir: string, email: string): string {
+  const dir = path.join(dataDir, 'mail');
+  const files = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(`-${email}.eml`))
+    .sort();
+  if (!files.length) throw new Error(`No mail for ${email} in ${dir}`);
+  const message = fs.readFileSync(path.join(dir, files[files.length - 1]), 'utf8');
+  const match = /^Subject: Your sign-in code: (\d{6})$/m.exec(message);
+  if (!match) throw new Error(`No sign-in code in the newest mail for ${email}`);
+  return match[1];
+}
+
+export async function startTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  const serverUrl = process.env.DATABASE_URL;
+  const postgres = serverUrl ? await createPostgresDatabase(serverUrl) : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    QUIET: '1',
+    SEED_DEMO: '1',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
+  const portal = await startPortal(config, {
+    database: postgres
+      ? { driver: 'postgres', url: postgres.url }
+      : { driver: 'pglite-memory', loadDataDir: await pgliteTemplate() },
+  });
+
+  const request: TestPortal['request'] = async (method, route, options = {}) => {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      body = options.form;
+    }
+    const response = await fetch(portal.url + route, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON: the test sees the text.
+    }
+    return { status: response.status, body: parsed, headers: response.headers };
+  };
+
+  const readCode = (email: string) => readMailedCode(dataDir, email);
+
+  const signIn = async (email: string, password = DEMO_PASSWORD) => {
+    const login = await request('POST', '/api/auth/login', { json: { email, password } });
+    if (login.status !== 200) throw new Error(`login ${login.status}: ${JSON.stringify(login.body)}`);
+    const confirm = await request('POST', '/api/auth/confirm-code', {
+      json: { login_id: login.body.data.login_id, code: readCode(email) },
+    });
+    if (confirm.status !== 200) throw new Error(`confirm ${confirm.status}: ${JSON.stringify(confirm.body)}`);
+    return confirm.body.data.access_token as string;
+  };
+
+  return {
+    portal,
+    url: portal.url,
+    dataDir,
+    request,
+    readCode,
+    signIn,
+    async close() {
+      await portal.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

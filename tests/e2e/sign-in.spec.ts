@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { SIDEBAR } from '../../contract/navigation';
+import { signIn } from './support';
+
+const labelsFor = (role: 'admin' | 'school_admin') =>
+  SIDEBAR.filter((entry) => entry.roles.includes(role)).map((entry) => entry.label);
+
+test('an admin signs in with the mailed code and sees the whole sidebar', async ({ page }) => {
+  await signIn(page, 'admin@example.org');
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  // The shell suite may have renamed her; the first name stays.
+  await expect(page.getByText(/^Welcome, Adaeze/)).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link')).toHaveText(labelsFor('admin'));
+  await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+
+  await nav.getByRole('link', { name: 'Score Entry' }).click();
+  await expect(page).toHaveURL(/\/score$/);
+  await expect(page.getByRole('heading', { name: 'Score Entry' })).toBeVisible();
+  await expect(page.getByText('This area is being built.')).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Score Entry' })).toHaveAttribute('aria-current', 'page');
+
+  // Log out asks first; Cancel keeps the session, Yes ends it and lands on /login.
+  await page.getByRole('button', { name: /profile menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page.getByText('Are you sure you want to log out?')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Are you sure you want to log out?')).toBeHidden();
+  await page.getByRole('button', { name: /profile menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: 'Yes' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const cookies = await page.context().cookies();
+  expect(cookies.find((cookie) => cookie.name === 'token')).toBeUndefined();
+
+  // The revoked session does not come back on a reload of a protected page.
+  await page.goto('/overview');
+  await expect(page).toHaveURL(/\/login\?redirect-to=%2Foverview$/);
+});
+
+test('a school admin sees only their five entries and is told an admin page is not for their role', async ({
+  page,
+}) => {
+  await signIn(page, 'school1@example.org');
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByText('School of Health Technology, Ibadan (SHT-IB)')).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link')).toHaveText(labelsFor('school_admin'));
+  await expect(nav.getByRole('link')).toHaveText([
+    'Dashboard',
+    'Registered Candidates',
+    'Resit Candidates',
+    'Print Documents',
+    'Payments',
+  ]);
+
+  await page.goto('/school');
+  await expect(page.getByRole('heading', { name: 'Not available for your role' })).toBeVisible();
+
+  // The API refuses the same with 403, whatever the browser shows.
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'token')!.value;
+  const response = await page.request.get('/api/admin/user-profile-information', {
+    headers: { Authorization: `Bearer ${decodeURIComponent(token)}` },
+  });
+  expect(response.status()).toBe(403);
+});
+
+test('an expired session sends the user to /login with redirect-to, and back there after signing in', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@example.org');
+  await expect(page).toHaveURL(/\/overview$/);
+  // The server forgets the token (here: it is revoked through the API, as a logout elsewhere would).
+  const token = decodeURIComponent((await page.context().cookies()).find((c) => c.name === 'token')!.value);
+  await page.request.post('/api/auth/logout', { headers: { Authorization: `Bearer ${token}` } });
+
+  await page.goto('/candidate/candidate-search');
+  await expect(page).toHaveURL(/\/login\?redirect-to=%2Fcandidate%2Fcandidate-search$/);
+  await expect(page.getByText('Your session has ended. Please sign in again.')).toBeVisible();
+
+  await signIn(page, 'admin@example.org', page.url());
+  await expect(page).toHaveURL(/\/candidate\/candidate-search$/);
+  await expect(page.getByRole('heading', { name: 'Candidate Search' })).toBeVisible();
+});
+
+test('a wrong password is refused beside the field and the typed email stays', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email address').fill('school2@example.org');
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
+  await expect(page.getByLabel('Email address')).toHaveValue('school2@example.org');
+});

@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { ApiFailure } from '../../contract/envelope';
+import type { Page } from '../../contract/pagination';
+import { listMachine, type ListEvent, type ListQuery } from '../../machines/list.machine';
+import { createPathModel, errorOf, type ReplayStep } from './paths';
+
+const GENERIC = 'Something went wrong. Please try again.';
+
+interface School {
+  id: number;
+  name: string;
+}
+const schools: Page<School> = {
+  items: [
+    { id: 1, name: 'Lagos School of Nursing' },
+    { id: 2, name: 'Kano School of Midwifery' },
+  ],
+  page: 1,
+  per_page: 20,
+  total: 2,
+};
+
+const failures: unknown[] = [
+  { status: 500, message: 'The portal answered 500. Please try again.', fields: {} } satisfies ApiFailure,
+  new TypeError('Failed to fetch'),
+];
+const messageOf = (error: unknown) => (error instanceof Error ? GENERIC : (error as ApiFailure).message);
+
+// Nothing given (page 1, no filters) and a full query; no input at all and a partial one are in the examples.
+const inputs: Array<Partial<ListQuery>> = [{}, { page: 3, filters: { status: 'active' } }];
+const events: ListEvent[] = [
+  { type: 'list.page', page: 2 },
+  { type: 'list.filter', filters: { search: 'Lagos' } },
+  { type: 'list.refresh' },
+  { type: 'list.act', action: 'markRead', payload: { id: 1 } },
+];
+
+function checkList(replayed: ReplayStep<typeof listMachine>): void {
+  const { step, snapshot, previous, calls, emitted, path } = replayed;
+  const { context } = snapshot;
+  const event = step.event;
+  const at = `after ${event.type} in ${JSON.stringify(snapshot.value)}`;
+  const pending = calls.filter((call) => call.status === 'pending');
+
+  expect(snapshot.hasTag('loading'), at).toBe(snapshot.matches('loading'));
+  expect(snapshot.hasTag('busy'), at).toBe(snapshot.matches('acting'));
+  expect(emitted, at).toEqual([]);
+
+  if (snapshot.matches('loading')) {
+    // One request, for exactly the query the list shows; no failure left over while it runs.
+    expect(pending, `${at}: requests in flight`).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ id: 'fetchPage', src: 'fetchPage' });
+    expect(pending[0].input, at).toEqual(context.query);
+    expect(context.error, at).toBeNull();
+    // The rows already shown stay while the next page loads.
+    if (previous) expect(context.data, at).toBe(previous.context.data);
+  } else if (!snapshot.matches('acting')) {
+    expect(pending, at).toEqual([]);
+  }
+  if (snapshot.matches('acting')) {
+    // One action in flight, exactly as asked; the rows stay shown meanwhile.
+    expect(pending, `${at}: requests in flight`).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ id: 'act', src: 'act' });
+    expect(pending[0].input, at).toEqual({ action: 'markRead', payload: { id: 1 } });
+    expect(context.data, at).toEqual(schools);
+    expect(context.error, at).toBeNull();
+  }
+  if (snapshot.matches('loaded')) {
+    expect(context.data, at).toEqual(schools);
+    // Only a failed action leaves a message beside the rows.
+    if (event.type !== 'xstate.error.actor.act') expect(context.error, at).toBeNull();
+  }
+  if (snapshot.matches('failed')) expect(context.error, at).not.toBeNull();
+
+  switch (event.type) {
+    case 'xstate.init': {
+      const input = path.input as Partial<ListQuery> | undefined;
+      expect(context.query, at).toEqual({ page: input?.page ?? 1, filters: input?.filters ?? {} });
+      expect([context.data, context.error], at).toEqual([null, null]);
+      break;
+    }
+    case 'list.page':
+      expect(context.query, at).toEqual({ ...previous?.context.query, page: 2 });
+      break;
+    case 'list.filter':
+      // New filters start again from the first page.
+      expect(context.query, at).toEqual({ page: 1, filters: { search: 'Lagos' } });
+      break;
+    case 'list.refresh':
+      expect(context.query, at).toEqual(previous?.context.query);
+      break;
+    case 'xstate.error.actor.act':
+      expect(context.error, at).toBe(messageOf(errorOf(event)));
+      expect(context.data, `${at}: rows kept`).toBe(previous?.context.data);
+      break;
+    case 'xstate.done.actor.act':
+      // The rows changed on the server: the same page is asked for again.
+      expect(context.query, at).toEqual(previous?.context.query);
+      break;
+    case 'xstate.error.actor.fetchPage':
+      expect(context.error, at).toBe(messageOf(errorOf(event)));
+      expect(context.data, `${at}: rows kept`).toBe(previous?.context.data);
+      break;
+  }
+  if (event.type.startsWith('list.') && event.type !== 'list.act' && previous?.matches('loading')) {
+    // A newer request replaces the one in flight: its answer can no longer land.
+    expect(calls[calls.length - 2]?.status, `${at}: the replaced request`).toBe('stopped');
+  }
+  if (event.type.startsWith('list.') && snapshot.hasTag('loading') !== snapshot.hasTag('busy')) {
+    expect(calls[calls.length - 1].status, `${at}: a new request`).toBe('pending');
+  }
+}
+
+const model = createPathModel(listMachine, {
+  inputs,
+  events,
+  outputs: { fetchPage: [schools], act: [{ message: 'Marked as read.' }] },
+  errors: { fetchPage: failures, act: failures },
+  // Every edge, so each request is also replaced while in flight and retried after each failure.
+  edges: 'all',
+  check: checkList,
+});
+
+describe('list machine: model-based paths', () => {
+  it('covers every state and every transition', () => {
+    model.assertCoverage();
+    expect(model.coverage().transitions.all.map((t) => t.label)).toContain(
+      '#list --list.refresh--> #list.loading',
+    );
+  });
+
+  it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
+    await model.replay(path);
+  });
+});
+
+/** A list whose fetchPage answers each request by hand, in any order. */
+function manualList(input?: Partial<ListQuery>) {
+  const requests: Array<{
+    query: ListQuery;
+    resolve: (page: Page<School>) => void;
+    reject: (e: unknown) => void;
+  }> = [];
+  const actor = createActor(
+    listMachine.provide({
+      actors: {
+        fetchPage: fromPromise<Page<unknown>, ListQuery>(
+          ({ input: query }) => new Promise((resolve, reject) => requests.push({ query, resolve, reject })),
+        ),
+      },
+    }),
+    { input },
+  ).start();
+  return { actor, requests };
+}
+
+const pageOf = (page: number, names: string[]): Page<School> => ({
+  items: names.map((name, index) => ({ id: page * 100 + index, name })),
+  page,
+  per_page: 20,
+  total: 40,
+});
+
+describe('list machine: examples', () => {
+  it('shows page 1 unfiltered by default, then the page the user picks', async () => {
+    const { actor, requests } = manualList();
+    expect(requests[0].query).toEqual({ page: 1, filters: {} });
+    requests[0].resolve(pageOf(1, ['Lagos']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    actor.send({ type: 'list.page', page: 2 });
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    expect(requests[1].query).toEqual({ page: 2, filters: {} });
+  });
+
+  it('takes what the route gives and fills in the rest; filtering starts again from page 1', () => {
+    const { actor, requests } = manualList({ page: 4 });
+    actor.send({ type: 'list.filter', filters: { search: 'Kano' } });
+    expect(requests.map((request) => request.query)).toEqual([
+      { page: 4, filters: {} },
+      { page: 1, filters: { search: 'Kano' } },
+    ]);
+  });
+
+  it('the answer to a replaced request is ignored, even when it arrives last', async () => {
+    const { actor, requests } = manualList();
+    actor.send({ type: 'list.page', page: 2 });
+    actor.send({ type: 'list.page', page: 3 });
+    requests[2].resolve(pageOf(3, ['Third']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    requests[1].resolve(pageOf(2, ['Second']));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().context.data).toEqual(pageOf(3, ['Third']));
+    expect(actor.getSnapshot().context.query.page).toBe(3);
+  });
+
+  it('a failed page keeps the rows already shown; retrying clears the failure until it answers', async () => {
+    const { actor, requests } = manualList();
+    requests[0].resolve(pageOf(1, ['Lagos']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    actor.send({ type: 'list.page', page: 2 });
+    requests[1].reject({
+      status: 0,
+      message: 'The network is unreachable.',
+      fields: {},
+    } satisfies ApiFailure);
+    const failed = await waitFor(actor, (s) => s.matches('failed'));
+    expect(failed.context).toMatchObject({
+      error: 'The network is unreachable.',
+      data: pageOf(1, ['Lagos']),
+    });
+    actor.send({ type: 'list.refresh' });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    expect(requests[2].query).toEqual({ page: 2, filters: {} });
+    requests[2].resolve(pageOf(2, ['Kano']));
+    const loaded = await waitFor(actor, (s) => s.matches('loaded'));
+    expect(loaded.context).toMatchObject({ error: null, data: pageOf(2, ['Kano']) });
+  });
+});

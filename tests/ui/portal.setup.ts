@@ -1,0 +1,20 @@
+import type { TestProject } from 'vitest/node';
+import { startTestPortal } from '../api/portal';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    portalUrl: string;
+    portalDataDir: string;
+  }
+}
+
+/**
+ * The ui project's portal runs here, in Node, not inside a test file: under jsdom, PGlite takes itself
+ * for a browser half-way (jsdom's Blob has no arrayBuffer) and cannot load its extensions.
+ */
+export default async function setup(project: TestProject) {
+  const portal = await startTestPortal();
+  project.provide('portalUrl', portal.url);
+  project.provide('portalDataDir', portal.dataDir);
+  return () => portal.close();
+}
