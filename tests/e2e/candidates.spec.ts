@@ -90,7 +90,7 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
     .getByLabel('Candidate profile photo *')
     .setInputFiles({ name: 'ngozi.png', mimeType: 'image/png', buffer: pngBytes() });
   await page
-    .getByLabel("O'Level certificate")
+    .getByLabel("O'Level certificate", { exact: true })
     .setInputFiles({ name: 'waec.pdf', mimeType: 'application/pdf', buffer: PDF });
   await page.getByRole('button', { name: 'Index candidate' }).click();
 
