@@ -1,12 +1,14 @@
-import { assign, setup } from 'xstate';
+import { assign, enqueueActions, setup, type AnyActorRef, type EventObject } from 'xstate';
 import type { Page } from '../contract/pagination';
 import { asFailure } from './failure';
-import { missingPromise } from './missing';
+import { missingCallback, missingPromise } from './missing';
 
 /**
  * The one small machine for a paged list that is fetched and shown: the page and the query it shows,
  * the rows, a failure with a retry, and one action on the rows at a time (mark as read, remove from the
- * list) after which the page is fetched again. Screens with more behaviour have machines of their own.
+ * list) after which the page is fetched again. A list whose rows have behaviour of their own (a status
+ * changed in the row) spawns one `row` actor per row shown, and stops them when the page is replaced.
+ * Screens with more behaviour have machines of their own.
  */
 export interface ListQuery {
   page: number;
@@ -14,10 +16,21 @@ export interface ListQuery {
   filters: Record<string, string>;
 }
 
+export interface ListInput extends Partial<ListQuery> {
+  /** Given, each row shown gets a `row` actor, spawned with this and `row` (the row) as its input. */
+  rowInput?: Record<string, unknown>;
+}
+
+/** What a `row` actor starts from. */
+export type RowInput = { row: { id: number | string } } & Record<string, unknown>;
+
 export interface ListContext {
   query: ListQuery;
   data: Page<unknown> | null;
   error: string | null;
+  rowInput: Record<string, unknown> | null;
+  /** The row actors of the page shown, by row id. */
+  rows: Record<string, AnyActorRef>;
 }
 
 export type ListEvent =
@@ -34,13 +47,34 @@ export interface ListAction {
 
 export const listMachine = setup({
   types: {
-    input: {} as Partial<ListQuery> | undefined,
+    input: {} as ListInput | undefined,
     context: {} as ListContext,
     events: {} as ListEvent,
   },
   actors: {
     fetchPage: missingPromise<Page<unknown>, ListQuery>('list', 'fetchPage'),
     act: missingPromise<{ message?: string }, ListAction>('list', 'act'),
+    row: missingCallback<EventObject, RowInput>('list', 'row'),
+  },
+  actions: {
+    /** The new page replaces the old: its rows' actors stop, and each new row gets one. */
+    showPage: enqueueActions(({ context, event, enqueue }) => {
+      const page = (event as unknown as { output: Page<{ id: number | string }> }).output;
+      Object.values(context.rows).forEach((ref) => enqueue.stopChild(ref));
+      enqueue.assign({
+        data: page,
+        error: null,
+        rows: ({ context, spawn }) =>
+          context.rowInput
+            ? Object.fromEntries(
+                page.items.map((row) => [
+                  String(row.id),
+                  spawn('row', { input: { ...context.rowInput, row } as RowInput }),
+                ]),
+              )
+            : {},
+      });
+    }),
   },
 }).createMachine({
   id: 'list',
@@ -48,6 +82,8 @@ export const listMachine = setup({
     query: { page: input?.page ?? 1, filters: input?.filters ?? {} },
     data: null,
     error: null,
+    rowInput: input?.rowInput ?? null,
+    rows: {},
   }),
   initial: 'loading',
   // Any of these, in any state, asks again; a newer request replaces the one in flight.
@@ -71,7 +107,7 @@ export const listMachine = setup({
         id: 'fetchPage',
         src: 'fetchPage',
         input: ({ context }) => context.query,
-        onDone: { target: 'loaded', actions: assign({ data: ({ event }) => event.output, error: null }) },
+        onDone: { target: 'loaded', actions: 'showPage' },
         onError: {
           target: 'failed',
           actions: assign({ error: ({ event }) => asFailure(event.error).message }),

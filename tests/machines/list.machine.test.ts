@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef } from 'xstate';
 import type { ApiFailure } from '../../contract/envelope';
 import type { Page } from '../../contract/pagination';
-import { listMachine, type ListEvent, type ListQuery } from '../../machines/list.machine';
+import {
+  listMachine,
+  type ListContext,
+  type ListEvent,
+  type ListInput,
+  type ListQuery,
+  type RowInput,
+} from '../../machines/list.machine';
 import { createPathModel, errorOf, type ReplayStep } from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
@@ -27,8 +34,18 @@ const failures: unknown[] = [
 ];
 const messageOf = (error: unknown) => (error instanceof Error ? GENERIC : (error as ApiFailure).message);
 
-// Nothing given (page 1, no filters) and a full query; no input at all and a partial one are in the examples.
-const inputs: Array<Partial<ListQuery>> = [{}, { page: 3, filters: { status: 'active' } }];
+// Nothing given (page 1, no filters), a full query, and rows with actors of their own; no input at all
+// and a partial one are in the examples.
+const ROW_INPUT = { field: 'status' };
+const inputs: ListInput[] = [{}, { page: 3, filters: { status: 'active' } }, { rowInput: ROW_INPUT }];
+
+/** A row actor that only remembers what it was started with, so the checks can read it back. */
+const rowStarts = new WeakMap<AnyActorRef, RowInput>();
+const recordingRow = fromCallback<{ type: string }, RowInput>(({ self, input }) => {
+  rowStarts.set(self, input);
+});
+/** The context as the model compares it: the row actors by id, not the actors themselves. */
+const comparable = (context: ListContext) => ({ ...context, rows: Object.keys(context.rows) });
 const events: ListEvent[] = [
   { type: 'list.page', page: 2 },
   { type: 'list.filter', filters: { search: 'Lagos' } },
@@ -73,10 +90,32 @@ function checkList(replayed: ReplayStep<typeof listMachine>): void {
   }
   if (snapshot.matches('failed')) expect(context.error, at).not.toBeNull();
 
+  // Row actors: one per row shown, started with the list's row input and its row, only when asked for;
+  // a new page stops the old page's actors before it spawns its own.
+  const rowRefs = Object.values(context.rows);
+  if (!context.rowInput || !context.data) expect(rowRefs, at).toEqual([]);
+  else {
+    expect(Object.keys(context.rows), at).toEqual(
+      context.data.items.map((row) => String((row as School).id)),
+    );
+    rowRefs.forEach((ref, index) => {
+      expect(rowStarts.get(ref), at).toEqual({ ...ROW_INPUT, row: context.data!.items[index] });
+      expect(ref.getSnapshot().status, at).toBe('active');
+    });
+  }
+  if (event.type === 'xstate.done.actor.fetchPage') {
+    Object.values(previous?.context.rows ?? {}).forEach((ref) => {
+      expect(ref.getSnapshot().status, `${at}: the old page's rows`).toBe('stopped');
+    });
+  } else if (previous) {
+    expect(context.rows, `${at}: rows only change with a page`).toBe(previous.context.rows);
+  }
+
   switch (event.type) {
     case 'xstate.init': {
-      const input = path.input as Partial<ListQuery> | undefined;
+      const input = path.input as ListInput | undefined;
       expect(context.query, at).toEqual({ page: input?.page ?? 1, filters: input?.filters ?? {} });
+      expect(context.rowInput, at).toEqual(input?.rowInput ?? null);
       expect([context.data, context.error], at).toEqual([null, null]);
       break;
     }
@@ -119,6 +158,9 @@ const model = createPathModel(listMachine, {
   errors: { fetchPage: failures, act: failures },
   // Every edge, so each request is also replaced while in flight and retried after each failure.
   edges: 'all',
+  actors: { row: recordingRow },
+  serializeState: (snapshot) => JSON.stringify([snapshot.value, comparable(snapshot.context)]),
+  compareContext: comparable,
   check: checkList,
 });
 

@@ -123,7 +123,10 @@ const VERIFIED_CHOICES = [
 ];
 
 export function IndexedPage() {
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.adminCandidates);
+  const { list, view } = useCandidateList(CANDIDATE_PATHS.adminCandidates, {
+    field: 'verified',
+    updateStatus: updateVerification,
+  });
   return (
     <section>
       <Heading>Indexed Candidates</Heading>
@@ -141,11 +144,9 @@ export function IndexedPage() {
             actionLabel="Documents"
             action={(row) => (
               <RowToggle
-                key={`${row.id}-${row.verified}`}
+                list={list}
                 row={row}
-                field="verified"
                 choices={VERIFIED_CHOICES}
-                updateStatus={updateVerification}
                 label={`Documents of ${row.first_name} ${row.last_name}`}
               />
             )}
@@ -160,8 +161,11 @@ const REG_CHOICES = REG_STATUSES.map((status) => ({ value: status, label: status
 
 export function RegisteredPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.registered[role]);
-  const update = updateRegStatus(role);
+  const { list, view } = useCandidateList(CANDIDATE_PATHS.registered[role], {
+    field: 'reg_status',
+    updateStatus: updateRegStatus(role),
+    confirmValues: ['unregistered'],
+  });
   return (
     <section>
       <Heading>Registered Candidates</Heading>
@@ -182,13 +186,10 @@ export function RegisteredPage() {
             actionLabel="reg_status"
             action={(row) => (
               <RowToggle
-                key={`${row.id}-${row.reg_status}`}
+                list={list}
                 row={row}
-                field="reg_status"
                 choices={REG_CHOICES}
-                confirmValues={['unregistered']}
                 confirmText={`Take ${row.first_name} ${row.last_name} off the exam?`}
-                updateStatus={update}
                 label={`Registration status of ${row.first_name} ${row.last_name}`}
                 disabled={role !== 'admin' && row.course_header.registration_status !== 'open'}
               />

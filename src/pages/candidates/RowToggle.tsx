@@ -1,53 +1,56 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
 import type { CandidateRow } from '../../../contract/candidates';
-import { statusToggleMachine } from '../../../machines/statusToggle.machine';
-import type { updateVerification } from '../../api/candidates';
+import type { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { useNotify } from '../../app/notify';
 import { Button } from '../../ui/controls';
+import type { CandidateList } from './useCandidateList';
 
-type UpdateStatus = typeof updateVerification;
+type StatusToggle = ActorRefFrom<typeof statusToggleMachine>;
 
-/**
- * One row's status, changed in the list through its own status toggle actor: the row shows the new
- * value while it saves, asks first when the value needs it, and goes back (with a toast) if refused.
- */
-export function RowToggle({
-  row,
-  field,
-  choices,
-  confirmValues,
-  confirmText,
-  updateStatus,
-  label,
-  disabled,
-}: {
+interface RowToggleProps {
   row: CandidateRow;
-  field: 'reg_status' | 'verified';
   choices: { value: string; label: string }[];
-  confirmValues?: string[];
   confirmText?: string;
-  updateStatus: UpdateStatus;
   label: string;
   disabled?: boolean;
-}) {
-  const toggle = useActorRef(statusToggleMachine.provide({ actors: { updateStatus } }), {
-    input: { row: row as unknown as { id: number } & Record<string, unknown>, field, confirmValues },
-  });
+}
+
+/** One row's status control, over the status toggle actor the list spawned for that row. */
+export function RowToggle({ list, ...props }: RowToggleProps & { list: CandidateList }) {
+  const toggle = useSelector(list, (s) => s.context.rows[String(props.row.id)]) as StatusToggle | undefined;
+  return toggle ? <ToggleControl key={toggle.id} toggle={toggle} {...props} /> : null;
+}
+
+/**
+ * The row shows the new value while it saves, asks first when the value needs it, and goes back (with
+ * a toast) if refused.
+ */
+function ToggleControl({
+  toggle,
+  row,
+  choices,
+  confirmText,
+  label,
+  disabled,
+}: RowToggleProps & { toggle: StatusToggle }) {
   useNotify(toggle);
   const view = useSelector(toggle, (s) => ({
+    field: s.context.field,
     value: s.context.value,
     busy: s.hasTag('busy'),
     confirming: s.hasTag('confirming'),
     failed: s.hasTag('failed'),
     error: s.context.error,
   }));
+  const id = `${view.field}-${row.id}`;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <label className="sr-only" htmlFor={`${field}-${row.id}`}>
+      <label className="sr-only" htmlFor={id}>
         {label}
       </label>
       <select
-        id={`${field}-${row.id}`}
+        id={id}
         value={view.value}
         disabled={disabled || view.busy || view.confirming}
         aria-busy={view.busy || undefined}

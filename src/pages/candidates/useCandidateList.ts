@@ -2,13 +2,37 @@ import { useActorRef, useSelector } from '@xstate/react';
 import type { CandidateRow } from '../../../contract/candidates';
 import type { Page } from '../../../contract/pagination';
 import { listMachine } from '../../../machines/list.machine';
+import { statusToggleMachine, type StatusToggleInput } from '../../../machines/statusToggle.machine';
 import { pageFetcher } from '../../api/lists';
+import type { updateVerification } from '../../api/candidates';
 
-/** A page's list of candidates from one endpoint, through the shared list machine. */
-export function useCandidateList(path: string, filters: Record<string, string> = {}) {
-  const list = useActorRef(listMachine.provide({ actors: { fetchPage: pageFetcher(path) } }), {
-    input: { filters },
-  });
+/** A status each row changes in the list: which field, how it is saved, which values are confirmed first. */
+export interface RowStatus {
+  field: StatusToggleInput['field'];
+  updateStatus: typeof updateVerification;
+  confirmValues?: readonly string[];
+}
+
+/**
+ * A page's list of candidates from one endpoint, through the shared list machine; with `status`, the list
+ * spawns one status toggle actor per row shown.
+ */
+export function useCandidateList(path: string, status?: RowStatus) {
+  const list = useActorRef(
+    listMachine.provide({
+      actors: {
+        fetchPage: pageFetcher(path),
+        ...(status && {
+          row: statusToggleMachine.provide({ actors: { updateStatus: status.updateStatus } }),
+        }),
+      } as Parameters<typeof listMachine.provide>[0]['actors'],
+    }),
+    {
+      input: status && {
+        rowInput: { field: status.field, confirmValues: status.confirmValues ?? [] },
+      },
+    },
+  );
   const view = useSelector(list, (s) => ({
     loading: s.hasTag('loading'),
     data: s.context.data as Page<CandidateRow> | null,
@@ -17,3 +41,5 @@ export function useCandidateList(path: string, filters: Record<string, string> =
   }));
   return { list, view };
 }
+
+export type CandidateList = ReturnType<typeof useCandidateList>['list'];
