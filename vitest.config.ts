@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * The ui project's portal listens here, and jsdom's page is on the same origin, as the SPA is when the
+ * portal serves it (the browser's same-origin rule applies to jsdom's XMLHttpRequest too).
+ */
+export const UI_PORT = Number(process.env.UI_PORT ?? 3124);
+
+/**
  * Three projects: pure logic (machines, contract, charts), the API over HTTP against a real database,
  * and components in jsdom. The browser suite (tests/e2e) is Playwright's, never vitest's.
  */
@@ -28,8 +34,11 @@ export default defineConfig({
           name: 'ui',
           include: ['tests/ui/**/*.test.tsx'],
           environment: 'jsdom',
+          environmentOptions: { jsdom: { url: `http://127.0.0.1:${UI_PORT}/` } },
           setupFiles: ['tests/ui/setup.ts'],
           globalSetup: ['tests/ui/portal.setup.ts'],
+          // Typing a whole form key by key through React in jsdom takes seconds.
+          testTimeout: 30_000,
         },
       },
     ],

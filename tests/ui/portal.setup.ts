@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { UI_PORT } from '../../vitest.config';
 import { startTestPortal } from '../api/portal';
 
 declare module 'vitest' {
@@ -13,7 +14,7 @@ declare module 'vitest' {
  * for a browser half-way (jsdom's Blob has no arrayBuffer) and cannot load its extensions.
  */
 export default async function setup(project: TestProject) {
-  const portal = await startTestPortal();
+  const portal = await startTestPortal({ PORT: String(UI_PORT) });
   project.provide('portalUrl', portal.url);
   project.provide('portalDataDir', portal.dataDir);
   return () => portal.close();

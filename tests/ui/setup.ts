@@ -3,3 +3,21 @@ import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(() => cleanup());
+
+// jsdom has no object URLs; the forms ask for one to preview a chosen image (Chromium shows it in e2e).
+URL.createObjectURL ??= () => `blob:http://127.0.0.1/${crypto.randomUUID()}`;
+URL.revokeObjectURL ??= () => undefined;
+
+// user-event's upload can only replace an input's `files` property, which jsdom's FormData(form) does not
+// read (testing-library/user-event#1109): read the files the way a browser's form data set does.
+class FormDataWithChosenFiles extends FormData {
+  constructor(form?: HTMLFormElement, submitter?: HTMLElement | null) {
+    super(form, submitter);
+    form?.querySelectorAll<HTMLInputElement>('input[type=file][name]').forEach((input) => {
+      if (!input.files?.length) return;
+      this.delete(input.name);
+      for (const file of input.files) this.append(input.name, file);
+    });
+  }
+}
+globalThis.FormData = FormDataWithChosenFiles;
