@@ -354,6 +354,91 @@ export const candidates = pgTable(
   ],
 );
 
+/**
+ * Offences recorded against an indexed candidate. A sanction runs from `sanctionFrom` to `sanctionUntil`
+ * (inclusive; none: indefinitely); while it runs the candidate cannot be registered. Removing a row from
+ * the list keeps it (removed_at, removed_by) for the audit trail.
+ */
+export const examOffences = pgTable(
+  'exam_offences',
+  {
+    id: serial('id').primaryKey(),
+    candidateId: integer('candidate_id')
+      .notNull()
+      .references(() => candidates.id),
+    /** The exam the offence was committed at, e.g. 'May 2026 Professional Examination'. */
+    exam: text('exam').notNull(),
+    offence: text('offence').notNull(),
+    sanction: text('sanction').notNull(),
+    sanctionFrom: date('sanction_from', { mode: 'string' }).notNull(),
+    sanctionUntil: date('sanction_until', { mode: 'string' }),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedBy: integer('removed_by').references(() => users.id),
+  },
+  (t) => [
+    index('exam_offences_candidate_idx').on(t.candidateId),
+    index('exam_offences_listed_idx')
+      .on(t.id)
+      .where(sql`${t.removedAt} is null`),
+  ],
+);
+
+/**
+ * Resit entries: an indexed candidate sitting some papers again at an exam. Removing a row from the list
+ * keeps it (removed_at, removed_by); a candidate has at most one listed entry per exam.
+ */
+export const resits = pgTable(
+  'resits',
+  {
+    id: serial('id').primaryKey(),
+    candidateId: integer('candidate_id')
+      .notNull()
+      .references(() => candidates.id),
+    exam: text('exam').notNull(),
+    /** The papers sat again, e.g. ['Paper I', 'Practical']. */
+    papers: jsonb('papers').$type<string[]>().notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedBy: integer('removed_by').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('resits_listed_key')
+      .on(t.candidateId, t.exam)
+      .where(sql`${t.removedAt} is null`),
+    index('resits_listed_idx')
+      .on(t.id)
+      .where(sql`${t.removedAt} is null`),
+  ],
+);
+
+/**
+ * Password-reset codes a board admin sends a school admin: stored hashed, single use, with an expiry
+ * and a count of wrong tries, like sign-in codes.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
 export const schema = {
   trainingSchools,
   users,
@@ -367,4 +452,7 @@ export const schema = {
   impersonations,
   notifications,
   candidates,
+  examOffences,
+  resits,
+  passwordResets,
 };
