@@ -7,7 +7,7 @@ const ours = (...rooms) => rooms.flatMap((room) => [`../${room}/*`, `../../${roo
 const nodeBuiltins = ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process', 'http', 'url'];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'dist-server', 'data', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', 'dist', 'dist-*', 'data', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,7 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.resolve(process.env.DIST_DIR ?? path.join(root, 'dist'));
-const serverOut = path.join(root, 'dist-server');
+// Inside the project, so the bundle finds node_modules; a second checkout of the build (parallel
+// browser suites on one machine) names its own with SERVER_BUILD_DIR.
+const serverOut = path.resolve(root, process.env.SERVER_BUILD_DIR ?? 'dist-server');
 const serverEntry = path.join(serverOut, 'main.mjs');
 
 function newestChange(entry) {
