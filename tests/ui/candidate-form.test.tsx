@@ -1,19 +1,18 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { readMailedCode } from '../api/portal';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { portal, renderApp } from './app';
 
 /**
  * The real candidate form, its candidateForm machine and upload, in the real App against a real portal
  * over HTTP; only the browser is jsdom. Signed in as the board admin through the API, as a returning
  * user whose token is in the cookie.
  */
-const portalUrl = inject('portalUrl');
 
 async function adminToken() {
   const post = (path: string, body: unknown) =>
-    fetch(portalUrl + path, {
+    fetch(portal.url + path, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
@@ -21,14 +20,13 @@ async function adminToken() {
   const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
   const confirm = await post('/api/auth/confirm-code', {
     login_id: login.data.login_id,
-    code: readMailedCode(inject('portalDataDir'), 'admin@example.org'),
+    code: portal.readCode('admin@example.org'),
   });
   return confirm.data.access_token as string;
 }
 
 let token: string;
 beforeAll(async () => {
-  vi.stubEnv('VITE_API_URL', portalUrl);
   token = await adminToken();
 });
 beforeEach(() => {
@@ -37,16 +35,7 @@ beforeEach(() => {
 });
 
 async function renderForm() {
-  window.history.replaceState(null, '', '/candidate/index-a-candidate');
-  const { App } = await import('../../src/App');
-  const { ActorsProvider } = await import('../../src/app/actors');
-  const { createAppActors } = await import('../../src/app/appActors');
-  const actors = createAppActors();
-  render(
-    <ActorsProvider actors={actors}>
-      <App />
-    </ActorsProvider>,
-  );
+  const actors = await renderApp('/candidate/index-a-candidate');
   await screen.findByLabelText('First name *', {}, { timeout: 10_000 });
   return actors;
 }

@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, inject, vi } from 'vitest';
 
 afterEach(() => cleanup());
+
+// The API client reads its base URL when it loads: the portal's, before any test imports the app.
+vi.stubEnv('VITE_API_URL', inject('portalUrl'));
 
 // jsdom has no object URLs; the forms ask for one to preview a chosen image (Chromium shows it in e2e).
 URL.createObjectURL ??= () => `blob:http://127.0.0.1/${crypto.randomUUID()}`;

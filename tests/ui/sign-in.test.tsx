@@ -1,39 +1,18 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { readMailedCode } from '../api/portal';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { portal, renderApp } from './app';
 
 /**
  * The real App, its real session actor and API client, against a real portal over HTTP: only the
  * browser is jsdom. (The same flows run in Chromium in tests/e2e.)
  */
-const portal = {
-  url: inject('portalUrl'),
-  readCode: (email: string) => readMailedCode(inject('portalDataDir'), email),
-};
-
-// The API client reads its base URL when it loads, so it is set before the app is imported.
-beforeAll(() => vi.stubEnv('VITE_API_URL', portal.url));
 
 beforeEach(() => {
   document.cookie.split('; ').forEach((c) => (document.cookie = `${c.split('=')[0]}=; Path=/; Max-Age=0`));
   sessionStorage.clear();
 });
-
-async function renderApp(path: string) {
-  window.history.replaceState(null, '', path);
-  const { App } = await import('../../src/App');
-  const { ActorsProvider } = await import('../../src/app/actors');
-  const { createAppActors } = await import('../../src/app/appActors');
-  const actors = createAppActors();
-  render(
-    <ActorsProvider actors={actors}>
-      <App />
-    </ActorsProvider>,
-  );
-  return actors;
-}
 
 describe('signing in', () => {
   it('goes from /login through the mailed code to the dashboard, with the sidebar of the role', async () => {
