@@ -17,7 +17,11 @@ export const CODE_TTL_MINUTES = 10;
 export const MAX_WRONG_CODES = 5;
 export const RESEND_AFTER_SECONDS = 60;
 export const MAX_SENDS = 5;
-/** Per address is generous: a board office or a school lab signs many people in from one NAT address. */
+/**
+ * Per address counts every attempt and is generous: a board office or a school lab signs many people in
+ * from one NAT address. Per account counts wrong passwords only, the guessing it guards against: a
+ * school admin who signs in and out all day on a shared computer is never held back by it.
+ */
 export const LOGIN_LIMITS = { perAddress: 100, perAccount: 10, windowMinutes: 15 };
 const CONFIRM_LIMIT_PER_ADDRESS = 30;
 
@@ -67,7 +71,7 @@ export const authRoutes = new Hono<AppEnv>()
       { bucket: buckets[1], max: LOGIN_LIMITS.perAccount, windowMinutes: LOGIN_LIMITS.windowMinutes },
     ]);
     if (limited) return refuse(c, 429, AUTH_MESSAGES.tooManyAttempts);
-    await recordHit(db, buckets);
+    await recordHit(db, [buckets[0]]);
 
     const [user] = await db
       .select({ id: users.id, passwordHash: users.passwordHash })
@@ -75,6 +79,7 @@ export const authRoutes = new Hono<AppEnv>()
       .where(and(eq(users.email, email), eq(users.active, true)));
     // Unknown email and wrong password answer alike, in the same time.
     if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+      await recordHit(db, [buckets[1]]);
       return invalid(c, { email: [AUTH_MESSAGES.credentialsRejected] });
     }
 
