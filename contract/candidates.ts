@@ -125,6 +125,36 @@ export function needsPriorCertificate(courseHeader: string | null | undefined): 
   return !(SPECIAL_COURSE_HEADERS as readonly string[]).includes(courseHeader ?? '');
 }
 
+/** The certificate a course header's candidates must upload besides the photo (spec section 5). */
+const COURSE_HEADER_UPLOADS: Readonly<Record<string, UploadField>> = {
+  A4: 'fn_image_upload',
+  B5: 'nd_certificate_upload',
+};
+
+/** The upload this course header requires, if it has one of its own. */
+export function requiredUploadOf(courseHeader: string | null | undefined): UploadField | null {
+  return Object.hasOwn(COURSE_HEADER_UPLOADS, courseHeader ?? '')
+    ? COURSE_HEADER_UPLOADS[courseHeader!]
+    : null;
+}
+
+/**
+ * The special rules of section 5 that apply to a course header, in words: the candidate validator
+ * enforces them through needsPriorCertificate and requiredUploadOf, and the course headers page shows
+ * them from here, so the two cannot differ.
+ */
+export function courseHeaderRules(courseHeader: string): string[] {
+  const rules: string[] = [];
+  if (!needsPriorCertificate(courseHeader)) {
+    rules.push(
+      'No prior certificate needed (certificate, exam year, exam number and exam month are optional)',
+    );
+  }
+  const upload = requiredUploadOf(courseHeader);
+  if (upload) rules.push(`${UPLOAD_LABELS[upload]} upload required`);
+  return rules;
+}
+
 export const TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Dr'] as const;
 
 export const CANDIDATE_CATEGORIES = [

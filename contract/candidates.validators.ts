@@ -11,6 +11,7 @@ import {
   TITLES,
   UPLOAD_FIELDS,
   needsPriorCertificate,
+  requiredUploadOf,
 } from './candidates';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
 
@@ -56,6 +57,10 @@ const subjects = Object.fromEntries(SUBJECT_FIELDS.map((field) => [field, grade(
 const whenPriorCertificateNeeded = (field: FieldContext) =>
   needsPriorCertificate(field.parent?.course_header);
 
+/** The upload is one the chosen course header requires (A4, B5). */
+const whenCourseHeaderRequires = (upload: string) => (field: FieldContext) =>
+  requiredUploadOf(field.parent?.course_header) === upload;
+
 const candidateSchema = vine.object({
   submission_key: vine.string().trim().maxLength(64).optional(),
   first_name: text().minLength(NAME_MIN_LENGTH),
@@ -88,10 +93,10 @@ const candidateSchema = vine.object({
   marriage_certificate_upload: upload(),
   olevel_certificate_upload: upload(),
   olevel_2_certificate_upload: upload(),
-  fn_image_upload: upload().requiredWhen('course_header', '=', 'A4'),
+  fn_image_upload: upload().requiredWhen(whenCourseHeaderRequires('fn_image_upload')),
   phn_certificate_upload: upload(),
   phn_2_certificate_upload: upload(),
-  nd_certificate_upload: upload().requiredWhen('course_header', '=', 'B5'),
+  nd_certificate_upload: upload().requiredWhen(whenCourseHeaderRequires('nd_certificate_upload')),
   hnd_certificate_upload: upload(),
 });
 

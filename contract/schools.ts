@@ -8,6 +8,7 @@ export interface SchoolAdminSummary {
   id: number;
   name: string;
   email: string;
+  phone_number: string | null;
   active: boolean;
 }
 
@@ -16,20 +17,104 @@ export interface SchoolRow {
   code: string;
   name: string;
   state: string;
+  /** ISO 3166-1 alpha-2, as the nationality list. */
   country: string;
+  address: string;
+  contact_email: string | null;
+  contact_phone: string | null;
   status: SchoolStatus;
   admins: SchoolAdminSummary[];
 }
 
 export const SCHOOL_PATHS = {
-  /** `?search=&status=&page=&per_page=`: a Page<SchoolRow>, ordered by name. */
+  /** `?search=&status=&page=&per_page=`: a Page<SchoolRow>, ordered by name. POST: create one. */
   list: '/api/admin/training-schools',
+  /** POST: edit the school (the whole form again). */
+  one: (id: number) => `/api/admin/training-schools/${id}`,
+  /** POST `{ status }`. */
+  status: (id: number) => `/api/admin/training-schools/${id}/status`,
+  /** POST `{ name, email, phone_number }`: a new school admin, who is mailed a password-reset code. */
+  admins: (id: number) => `/api/admin/training-schools/${id}/admins`,
+  /** POST `{ active }`: deactivate or reactivate a school admin. */
+  adminActive: (userId: number) => `/api/admin/school-admins/${userId}/active`,
+  /** POST: mail the school admin a new password-reset code. */
+  adminReset: (userId: number) => `/api/admin/school-admins/${userId}/password-reset`,
 } as const;
 
 /** The longest search text the list takes. */
 export const SCHOOL_SEARCH_MAX = 100;
 
+export const SCHOOL_LIMITS = {
+  codeMin: 2,
+  codeMax: 20,
+  nameMax: 200,
+  stateMax: 100,
+  addressMax: 500,
+  emailMax: 254,
+  phoneMax: 25,
+} as const;
+
+/** Letters, digits and dashes (SHT-IB); stored upper-cased, so two codes differing in case are one. */
+export const SCHOOL_CODE_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
+
+export const normaliseSchoolCode = (code: string) => code.trim().toUpperCase();
+
 export const SCHOOL_MESSAGES = {
   statusInvalid: 'Choose active or suspended',
   searchTooLong: 'This is too long',
+  notFound: 'There is no such training school.',
+  codeRequired: 'School code is required',
+  codeInvalid: `Use ${SCHOOL_LIMITS.codeMin} to ${SCHOOL_LIMITS.codeMax} letters or digits, with dashes between them`,
+  codeTaken: 'Another training school already has this code',
+  nameRequired: 'School name is required',
+  stateRequired: 'State is required',
+  countryRequired: 'Country is required',
+  countryInvalid: 'Choose a country from the list',
+  emailInvalid: 'Enter a valid email address',
+  phoneInvalid: 'Enter a valid phone number',
+  tooLong: 'This is too long',
+  created: 'The training school has been created.',
+  updated: 'The training school has been updated.',
+  activated: 'The training school is active again.',
+  suspended: 'The training school has been suspended.',
+} as const;
+
+/** The confirmation asked before suspending (the status toggle's confirmValues). */
+export const SUSPEND_CONFIRMATION =
+  'Suspend this training school? Its admins can still sign in and see their records, but cannot register candidates until it is active again.';
+
+export const SCHOOL_ADMIN_MESSAGES = {
+  notFound: 'There is no such school admin.',
+  nameRequired: 'Full name is required',
+  emailRequired: 'Email address is required',
+  emailInvalid: 'Enter a valid email address',
+  emailTaken: 'This email address is already used by another account',
+  phoneInvalid: 'Enter a valid phone number',
+  tooLong: 'This is too long',
+  activeInvalid: 'Choose whether the account is active',
+  created: 'The school admin has been added and emailed a code to set their password.',
+  deactivated: 'The account has been deactivated and signed out everywhere.',
+  reactivated: 'The account has been reactivated.',
+  resetSent: 'A password-reset code has been emailed.',
+  resetInactive: 'This account is deactivated. Reactivate it before sending a reset code.',
+} as const;
+
+/** A code mailed by the board lasts a day: long enough for a new admin to find the mail. */
+export const RESET_CODE_TTL_HOURS = 24;
+/** Wrong codes allowed before a reset code stops working. */
+export const RESET_MAX_ATTEMPTS = 5;
+
+export const RESET_PASSWORD_PATH = '/api/auth/reset-password';
+/** The public page where the mailed code is used (no shell, like /login). */
+export const RESET_PASSWORD_PAGE = '/reset-password';
+
+export const RESET_MESSAGES = {
+  emailRequired: 'Email address is required',
+  emailInvalid: 'Enter a valid email address',
+  codeRequired: 'Enter the 6-digit code from the email',
+  /** One answer for a wrong, used, expired or unknown code, so it tells nobody which accounts have one. */
+  codeRejected:
+    'This code is wrong or no longer valid. Check the newest email, or ask the board for a new code.',
+  passwordRequired: 'Enter a new password',
+  done: 'Your password has been set. You can sign in with it now.',
 } as const;

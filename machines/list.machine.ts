@@ -7,8 +7,9 @@ import { missingCallback, missingPromise } from './missing';
  * The one small machine for a paged list that is fetched and shown: the page and the query it shows,
  * the rows, a failure with a retry, and one action on the rows at a time (mark as read, remove from the
  * list) after which the page is fetched again. A list whose rows have behaviour of their own (a status
- * changed in the row) spawns one `row` actor per row shown, and stops them when the page is replaced.
- * Screens with more behaviour have machines of their own.
+ * changed in the row) spawns one `row` actor per row shown, or one per row and per named input when a
+ * row has several (a course header's two statuses), and stops them when the page is replaced. Screens
+ * with more behaviour have machines of their own.
  */
 export interface ListQuery {
   page: number;
@@ -19,7 +20,15 @@ export interface ListQuery {
 export interface ListInput extends Partial<ListQuery> {
   /** Given, each row shown gets a `row` actor, spawned with this and `row` (the row) as its input. */
   rowInput?: Record<string, unknown>;
+  /** Given, each row shown gets one `row` actor per entry, spawned with the entry and `row`. */
+  rowInputs?: Record<string, Record<string, unknown>>;
 }
+
+/**
+ * Where a row's actor is in `rows`: by the row's id, or by id and the name of its `rowInputs` entry.
+ * A row with one actor (`rowInput`) is found by its id alone, as before.
+ */
+export const rowKey = (id: number | string, name = '') => (name ? `${id}/${name}` : String(id));
 
 /** What a `row` actor starts from. */
 export type RowInput = { row: { id: number | string } } & Record<string, unknown>;
@@ -28,8 +37,9 @@ export interface ListContext {
   query: ListQuery;
   data: Page<unknown> | null;
   error: string | null;
-  rowInput: Record<string, unknown> | null;
-  /** The row actors of the page shown, by row id. */
+  /** Each row's actors' inputs, by name: `rowInput` is the one named ''. Null: rows have no actors. */
+  rowInputs: Record<string, Record<string, unknown>> | null;
+  /** The row actors of the page shown, by rowKey. */
   rows: Record<string, AnyActorRef>;
 }
 
@@ -65,14 +75,14 @@ export const listMachine = setup({
         data: page,
         error: null,
         rows: ({ context, spawn }) =>
-          context.rowInput
-            ? Object.fromEntries(
-                page.items.map((row) => [
-                  String(row.id),
-                  spawn('row', { input: { ...context.rowInput, row } as RowInput }),
-                ]),
-              )
-            : {},
+          Object.fromEntries(
+            page.items.flatMap((row) =>
+              Object.entries(context.rowInputs ?? {}).map(([name, rowInput]) => [
+                rowKey(row.id, name),
+                spawn('row', { input: { ...rowInput, row } as RowInput }),
+              ]),
+            ),
+          ),
       });
     }),
   },
@@ -82,7 +92,10 @@ export const listMachine = setup({
     query: { page: input?.page ?? 1, filters: input?.filters ?? {} },
     data: null,
     error: null,
-    rowInput: input?.rowInput ?? null,
+    rowInputs:
+      input?.rowInput || input?.rowInputs
+        ? { ...(input.rowInput && { '': input.rowInput }), ...input.rowInputs }
+        : null,
     rows: {},
   }),
   initial: 'loading',

@@ -24,6 +24,7 @@ export const ACCESS_MATRIX: readonly AccessRule[] = [
   { method: 'POST', path: '/api/auth/confirm-code', allow: 'public' },
   { method: 'POST', path: '/api/auth/resend-code', allow: 'public' },
   { method: 'POST', path: '/api/auth/logout', allow: SIGNED_IN },
+  { method: 'POST', path: '/api/auth/reset-password', allow: 'public' },
   // Redeemed with the impersonated session's token, which is a school admin's.
   { method: 'POST', path: '/api/auth/switch-back-to-admin', allow: SCHOOL_ADMIN },
 
@@ -42,6 +43,12 @@ export const ACCESS_MATRIX: readonly AccessRule[] = [
 
   { method: 'POST', path: '/api/admin/impersonate', allow: ADMIN },
   { method: 'GET', path: '/api/admin/training-schools', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/training-schools', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/training-schools/:id', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/training-schools/:id/status', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/training-schools/:id/admins', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/school-admins/:id/active', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/school-admins/:id/password-reset', allow: ADMIN },
 
   { method: 'GET', path: '/api/admin/training-school-notification-unread', allow: ADMIN },
   { method: 'GET', path: '/api/admin/training-school-notification-read', allow: ADMIN },
@@ -60,6 +67,26 @@ export const ACCESS_MATRIX: readonly AccessRule[] = [
   { method: 'POST', path: '/api/admin/candidates/:id/reg-status', allow: ADMIN },
   { method: 'GET', path: '/api/training-school-admin/registered-candidates', allow: SCHOOL_ADMIN },
   { method: 'POST', path: '/api/training-school-admin/candidates/:id/reg-status', allow: SCHOOL_ADMIN },
+
+  // Exam offenders (server/routes/offenders.ts).
+  { method: 'GET', path: '/api/admin/exam-offenders', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/exam-offenders', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/exam-offenders/:id/remove', allow: ADMIN },
+
+  // Resit candidates (server/routes/resits.ts; a school admin's are scoped to their school there).
+  { method: 'GET', path: '/api/admin/resit-candidates', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/resit-candidates', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/resit-candidates/:id/remove', allow: ADMIN },
+  { method: 'GET', path: '/api/training-school-admin/resit-candidates', allow: SCHOOL_ADMIN },
+  { method: 'POST', path: '/api/training-school-admin/resit-candidates', allow: SCHOOL_ADMIN },
+  { method: 'POST', path: '/api/training-school-admin/resit-candidates/:id/remove', allow: SCHOOL_ADMIN },
+
+  // Course headers (server/routes/courses.ts).
+  { method: 'GET', path: '/api/admin/course-headers', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/course-headers', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/course-headers/:id', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/course-headers/:id/indexing-status', allow: ADMIN },
+  { method: 'POST', path: '/api/admin/course-headers/:id/registration-status', allow: ADMIN },
 ];
 
 function toPattern(path: string): RegExp {

@@ -7,13 +7,17 @@ import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
 import { authRoutes } from './routes/auth';
 import { candidateRoutes } from './routes/candidates';
+import { courseRoutes } from './routes/courses';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { impersonateRoutes, switchBackRoutes } from './routes/impersonation';
 import { messageBoardRoutes, notificationRoutes } from './routes/notifications';
+import { offenderRoutes } from './routes/offenders';
+import { passwordResetRoutes } from './routes/passwordReset';
 import { adminProfileRoutes, profileRoutes, schoolProfileRoutes } from './routes/profile';
 import { referenceRoutes } from './routes/reference';
 import { boardRegistrationRoutes, schoolRegistrationRoutes } from './routes/registration';
+import { boardResitRoutes, schoolResitRoutes } from './routes/resits';
 import { schoolRoutes } from './routes/schools';
 
 /** JSON bodies are small; multipart bodies carry at most a handful of 2,000,000-byte uploads. */
@@ -27,6 +31,7 @@ export function apiRoutes() {
       .route('/health', healthRoutes)
       .route('/auth', authRoutes)
       .route('/auth', switchBackRoutes)
+      .route('/auth', passwordResetRoutes)
       // Both roles, each under its own prefix.
       .route('/admin', profileRoutes)
       .route('/training-school-admin', profileRoutes)
@@ -39,10 +44,14 @@ export function apiRoutes() {
       .route('/admin', notificationRoutes)
       .route('/admin', candidateRoutes)
       .route('/admin', boardRegistrationRoutes)
+      .route('/admin', offenderRoutes)
+      .route('/admin', boardResitRoutes)
+      .route('/admin', courseRoutes)
       // School admins.
       .route('/training-school-admin', schoolProfileRoutes)
       .route('/training-school-admin', messageBoardRoutes)
       .route('/training-school-admin', schoolRegistrationRoutes)
+      .route('/training-school-admin', schoolResitRoutes)
   );
 }
 

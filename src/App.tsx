@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
+import { RESET_PASSWORD_PAGE } from '../contract/schools';
 import { RequireSession } from './app/RequireSession';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';
@@ -9,12 +10,19 @@ import { Splash } from './ui/controls';
 // Everything behind sign-in is its own chunk (the toasts too): /login loads only what it needs.
 const Shell = lazy(() => import('./shell/Shell'));
 const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
+// Public, and carries VineJS for its checks: its own chunk too.
+const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
 
 export function App() {
   return (
     <Switch>
       <Route path={LOGIN_PATH} component={LoginPage} />
       <Route path={CONFIRM_CODE_PATH} component={ConfirmCodePage} />
+      <Route path={RESET_PASSWORD_PAGE}>
+        <Suspense fallback={<Splash message="Loading…" />}>
+          <ResetPasswordPage />
+        </Suspense>
+      </Route>
       <Route path="/print-document/:ending">
         {(params) => (
           <RequireSession>

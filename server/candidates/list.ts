@@ -20,7 +20,7 @@ const MAX_WORDS = 6;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** One condition a search word: every word must match. */
-function searchConditions(search: string): SQL[] {
+export function searchConditions(search: string): SQL[] {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
   return words.map((word) => {
     if (word.length >= TRIGRAM_MIN) return sql`${candidates.searchText} like ${`%${escapeLike(word)}%`}`;

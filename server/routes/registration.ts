@@ -7,6 +7,7 @@ import {
   CANDIDATES_REGISTERED_KIND,
   REG_STATUSES,
 } from '../../contract/candidates';
+import { sanctionBlocksMessage } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
 import { audit } from '../audit';
 import { listCandidates } from '../candidates/list';
@@ -17,6 +18,7 @@ import { auditActor, callerOf, type AppContext, type AppEnv, type Caller } from 
 import { idParam } from '../http/params';
 import { ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
+import { activeSanction } from '../sanctions';
 
 const regStatusValidator = vine.create(vine.object({ reg_status: vine.enum(REG_STATUSES) }));
 regStatusValidator.messagesProvider = new SimpleMessagesProvider({
@@ -108,6 +110,11 @@ async function updateRegStatus(c: AppContext, role: Role) {
     if (school && row.schoolStatus === 'suspended')
       return { status: 403, message: R.registrationSchoolSuspended };
     if (school && row.registrationStatus !== 'open') return { status: 403, message: R.registrationClosed };
+    // Board admins too: the sanction is the board's own ruling, lifted by removing the offence.
+    if (input.reg_status === 'registered') {
+      const sanction = await activeSanction(tx, id);
+      if (sanction) return { status: 403, message: sanctionBlocksMessage(sanction, 'registered') };
+    }
     if (row.regStatus === input.reg_status) return { status: 'done' };
 
     await tx

@@ -1,65 +1,66 @@
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
+  SCHOOL_ADMIN_MESSAGES as A,
   SCHOOL_MESSAGES,
   SCHOOL_SEARCH_MAX,
   SCHOOL_STATUSES,
+  normaliseSchoolCode,
+  type SchoolAdminSummary,
   type SchoolStatus,
   type SchoolRow,
 } from '../../contract/schools';
-import { trainingSchools, users } from '../db/schema';
-import type { AppEnv } from '../http/context';
+import {
+  adminActiveValidator,
+  schoolAdminValidator,
+  schoolStatusValidator,
+  schoolValidator,
+} from '../../contract/schools.validators';
+import { audit } from '../audit';
+import { hashPassword, randomSecret } from '../auth/secrets';
+import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
+import { nationalities, trainingSchools, users } from '../db/schema';
+import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
 import { containsPattern, pageOf, readPaging } from '../http/paging';
-import { invalid, ok } from '../http/respond';
+import { idParam } from '../http/params';
+import { invalid, ok, refuse } from '../http/respond';
+import { readBody } from '../http/validate';
+import { issueResetCode, mailResetCode, signOutEverywhere } from '../schools/accounts';
+import { normaliseEmail } from '../users';
 
 const isStatus = (value: string): value is SchoolStatus =>
   (SCHOOL_STATUSES as readonly string[]).includes(value);
 
-/**
- * The training schools with their admins, for the board (and for starting an impersonation from).
- * One page in SQL, ordered by name (the name index), and the page's admins in one more query.
- */
-export const schoolRoutes = new Hono<AppEnv>().get('/training-schools', async (c) => {
-  const search = (c.req.query('search') ?? '').trim();
-  const status = (c.req.query('status') ?? '').trim();
-  if (search.length > SCHOOL_SEARCH_MAX) return invalid(c, { search: [SCHOOL_MESSAGES.searchTooLong] });
-  if (status && !isStatus(status)) return invalid(c, { status: [SCHOOL_MESSAGES.statusInvalid] });
-  const paging = readPaging(c);
-  const db = c.get('deps').database.db;
+const schoolColumns = {
+  id: trainingSchools.id,
+  code: trainingSchools.code,
+  name: trainingSchools.name,
+  state: trainingSchools.state,
+  country: trainingSchools.country,
+  address: trainingSchools.address,
+  contact_email: trainingSchools.contactEmail,
+  contact_phone: trainingSchools.contactPhone,
+  status: trainingSchools.status,
+};
 
-  const conditions: SQL[] = [];
-  if (search) {
-    const pattern = containsPattern(search);
-    conditions.push(or(ilike(trainingSchools.code, pattern), ilike(trainingSchools.name, pattern))!);
-  }
-  if (status) conditions.push(eq(trainingSchools.status, status));
-  const where = conditions.length ? and(...conditions) : undefined;
+const adminColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  phone_number: users.phoneNumber,
+  active: users.active,
+  schoolId: users.trainingSchoolId,
+};
 
-  const [{ total }] = await db.select({ total: count() }).from(trainingSchools).where(where);
-  const schools = await db
-    .select({
-      id: trainingSchools.id,
-      code: trainingSchools.code,
-      name: trainingSchools.name,
-      state: trainingSchools.state,
-      country: trainingSchools.country,
-      status: trainingSchools.status,
-    })
-    .from(trainingSchools)
-    .where(where)
-    .orderBy(asc(trainingSchools.name), asc(trainingSchools.id))
-    .limit(paging.perPage)
-    .offset(paging.offset);
+/** A school's own fields as selected, before its status is narrowed and its admins are added. */
+type SchoolColumns = Omit<SchoolRow, 'status' | 'admins'> & { status: string };
 
+/** The schools' rows with their school admins (by name, deactivated ones included), in one more query. */
+async function withAdmins(db: Database, schools: SchoolColumns[]): Promise<SchoolRow[]> {
   const admins = schools.length
     ? await db
-        .select({
-          id: users.id,
-          name: users.name,
-          email: users.email,
-          active: users.active,
-          schoolId: users.trainingSchoolId,
-        })
+        .select(adminColumns)
         .from(users)
         .where(
           and(
@@ -72,14 +73,298 @@ export const schoolRoutes = new Hono<AppEnv>().get('/training-schools', async (c
         )
         .orderBy(asc(users.name), asc(users.id))
     : [];
-
-  const items: SchoolRow[] = schools.map((school) => ({
+  return schools.map((school) => ({
     ...school,
     // Written only by this server, from SCHOOL_STATUSES.
     status: school.status as SchoolStatus,
     admins: admins
       .filter((admin) => admin.schoolId === school.id)
-      .map(({ id, name, email, active }) => ({ id, name, email, active })),
+      .map(({ schoolId: _schoolId, ...admin }): SchoolAdminSummary => admin),
   }));
-  return ok(c, pageOf(items, paging, total));
-});
+}
+
+async function loadSchool(db: Database, id: number): Promise<SchoolRow | null> {
+  const [school] = await db.select(schoolColumns).from(trainingSchools).where(eq(trainingSchools.id, id));
+  return school ? (await withAdmins(db, [school]))[0] : null;
+}
+
+/** What the audit log keeps of a school: its own fields, not its admins (they have their own entries). */
+const schoolSnapshot = ({ admins: _admins, ...school }: SchoolRow) => school;
+
+/** The school form's values as columns, with the checks the validator cannot make (one 422 for all). */
+async function readSchoolForm(c: AppContext, exceptId: number | null) {
+  const input = await readBody(c, schoolValidator);
+  if (input instanceof Response) return input;
+  const db = c.get('deps').database.db;
+  const code = normaliseSchoolCode(input.code);
+  const country = input.country.toUpperCase();
+  const fields: Record<string, string[]> = {};
+  const [taken] = await db
+    .select({ id: trainingSchools.id })
+    .from(trainingSchools)
+    .where(
+      exceptId
+        ? and(eq(trainingSchools.code, code), ne(trainingSchools.id, exceptId))
+        : eq(trainingSchools.code, code),
+    );
+  if (taken) fields.code = [SCHOOL_MESSAGES.codeTaken];
+  const [known] = await db
+    .select({ code: nationalities.code })
+    .from(nationalities)
+    .where(eq(nationalities.code, country));
+  if (!known) fields.country = [SCHOOL_MESSAGES.countryInvalid];
+  if (Object.keys(fields).length) return invalid(c, fields);
+  return {
+    code,
+    name: input.name,
+    state: input.state,
+    country,
+    address: input.address ?? '',
+    contactEmail: input.contact_email ? normaliseEmail(input.contact_email) : null,
+    contactPhone: input.contact_phone ?? null,
+  };
+}
+
+const codeTaken = (c: AppContext) => invalid(c, { code: [SCHOOL_MESSAGES.codeTaken] });
+const noSchool = (c: AppContext) => refuse(c, 404, SCHOOL_MESSAGES.notFound);
+const noAdmin = (c: AppContext) => refuse(c, 404, A.notFound);
+
+/** A school admin's account as the admin routes see it; other users (board admins) are not theirs. */
+async function schoolAdmin(db: Database, id: number) {
+  const [row] = await db
+    .select(adminColumns)
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.role, 'school_admin')));
+  return row ?? null;
+}
+
+/**
+ * The training schools and their admin accounts, for the board. The list is paged in SQL, ordered by
+ * name (the name index). Every change is audited with its before and after.
+ */
+export const schoolRoutes = new Hono<AppEnv>()
+  .get('/training-schools', async (c) => {
+    const search = (c.req.query('search') ?? '').trim();
+    const status = (c.req.query('status') ?? '').trim();
+    if (search.length > SCHOOL_SEARCH_MAX) return invalid(c, { search: [SCHOOL_MESSAGES.searchTooLong] });
+    if (status && !isStatus(status)) return invalid(c, { status: [SCHOOL_MESSAGES.statusInvalid] });
+    const paging = readPaging(c);
+    const db = c.get('deps').database.db;
+
+    const conditions: SQL[] = [];
+    if (search) {
+      const pattern = containsPattern(search);
+      conditions.push(or(ilike(trainingSchools.code, pattern), ilike(trainingSchools.name, pattern))!);
+    }
+    if (status) conditions.push(eq(trainingSchools.status, status));
+    const where = conditions.length ? and(...conditions) : undefined;
+
+    const [{ total }] = await db.select({ total: count() }).from(trainingSchools).where(where);
+    const schools = await db
+      .select(schoolColumns)
+      .from(trainingSchools)
+      .where(where)
+      .orderBy(asc(trainingSchools.name), asc(trainingSchools.id))
+      .limit(paging.perPage)
+      .offset(paging.offset);
+    return ok(c, pageOf(await withAdmins(db, schools), paging, total));
+  })
+
+  .post('/training-schools', async (c) => {
+    const values = await readSchoolForm(c, null);
+    if (values instanceof Response) return values;
+    const db = c.get('deps').database.db;
+    try {
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx.insert(trainingSchools).values(values).returning({ id: trainingSchools.id });
+        const after = (await loadSchool(tx, row.id))!;
+        await audit(tx, auditActor(c), {
+          action: 'school.created',
+          entity: 'training_school',
+          entityId: row.id,
+          after: schoolSnapshot(after),
+        });
+        return row.id;
+      });
+      return ok(c, await loadSchool(db, id), SCHOOL_MESSAGES.created);
+    } catch (error) {
+      // Two schools given one code at the same moment: the unique index settles it.
+      if (isUniqueViolation(error, 'training_schools_code_key')) return codeTaken(c);
+      throw error;
+    }
+  })
+
+  .post('/training-schools/:id', async (c) => {
+    const id = idParam(c);
+    const db = c.get('deps').database.db;
+    const before = id ? await loadSchool(db, id) : null;
+    if (!id || !before) return noSchool(c);
+    const values = await readSchoolForm(c, id);
+    if (values instanceof Response) return values;
+    try {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(trainingSchools)
+          .set({ ...values, updatedAt: sql`now()` })
+          .where(eq(trainingSchools.id, id));
+        const after = (await loadSchool(tx, id))!;
+        await audit(tx, auditActor(c), {
+          action: 'school.updated',
+          entity: 'training_school',
+          entityId: id,
+          before: schoolSnapshot(before),
+          after: schoolSnapshot(after),
+        });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'training_schools_code_key')) return codeTaken(c);
+      throw error;
+    }
+    return ok(c, await loadSchool(db, id), SCHOOL_MESSAGES.updated);
+  })
+
+  .post('/training-schools/:id/status', async (c) => {
+    const input = await readBody(c, schoolStatusValidator);
+    if (input instanceof Response) return input;
+    const id = idParam(c);
+    if (!id) return noSchool(c);
+    const db = c.get('deps').database.db;
+    const found = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ status: trainingSchools.status })
+        .from(trainingSchools)
+        .where(eq(trainingSchools.id, id))
+        .for('update');
+      if (!row) return false;
+      // Setting the status it already has changes nothing, so it is not an event for the log.
+      if (row.status === input.status) return true;
+      await tx
+        .update(trainingSchools)
+        .set({ status: input.status, updatedAt: sql`now()` })
+        .where(eq(trainingSchools.id, id));
+      await audit(tx, auditActor(c), {
+        action: 'school.status_changed',
+        entity: 'training_school',
+        entityId: id,
+        before: { status: row.status },
+        after: { status: input.status },
+      });
+      return true;
+    });
+    if (!found) return noSchool(c);
+    return ok(
+      c,
+      await loadSchool(db, id),
+      input.status === 'active' ? SCHOOL_MESSAGES.activated : SCHOOL_MESSAGES.suspended,
+    );
+  })
+
+  .post('/training-schools/:id/admins', async (c) => {
+    const id = idParam(c);
+    const db = c.get('deps').database.db;
+    const school = id ? await loadSchool(db, id) : null;
+    if (!id || !school) return noSchool(c);
+    const input = await readBody(c, schoolAdminValidator);
+    if (input instanceof Response) return input;
+    const email = normaliseEmail(input.email);
+    const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (taken) return invalid(c, { email: [A.emailTaken] });
+
+    const caller = callerOf(c);
+    // Nobody ever knows this password: the new admin sets their own with the mailed code.
+    const passwordHash = await hashPassword(randomSecret(32));
+    let created: { userId: number; code: string };
+    try {
+      created = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(users)
+          .values({
+            name: input.name,
+            email,
+            phoneNumber: input.phone_number ?? null,
+            role: 'school_admin',
+            trainingSchoolId: id,
+            passwordHash,
+          })
+          .returning({ id: users.id });
+        const { code } = await issueResetCode(tx, row.id, caller.userId);
+        await audit(tx, auditActor(c), {
+          action: 'user.created',
+          entity: 'user',
+          entityId: row.id,
+          after: {
+            name: input.name,
+            email,
+            phone_number: input.phone_number ?? null,
+            role: 'school_admin',
+            training_school_id: id,
+            active: true,
+            reset_code_sent: true,
+          },
+        });
+        return { userId: row.id, code };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) return invalid(c, { email: [A.emailTaken] });
+      throw error;
+    }
+    await mailResetCode(c, email, created.code, true);
+    const admin = await schoolAdmin(db, created.userId);
+    const { schoolId: _schoolId, ...summary } = admin!;
+    return ok(c, summary, A.created);
+  })
+
+  .post('/school-admins/:id/active', async (c) => {
+    const input = await readBody(c, adminActiveValidator);
+    if (input instanceof Response) return input;
+    const id = idParam(c);
+    if (!id) return noAdmin(c);
+    const db = c.get('deps').database.db;
+    const found = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ active: users.active })
+        .from(users)
+        .where(and(eq(users.id, id), eq(users.role, 'school_admin')))
+        .for('update');
+      if (!row) return false;
+      if (row.active === input.active) return true;
+      await tx
+        .update(users)
+        .set({ active: input.active, updatedAt: sql`now()` })
+        .where(eq(users.id, id));
+      // A deactivated account is signed out at once, not when its tokens expire.
+      const revoked = input.active ? [] : await signOutEverywhere(tx, id);
+      await audit(tx, auditActor(c), {
+        action: input.active ? 'user.reactivated' : 'user.deactivated',
+        entity: 'user',
+        entityId: id,
+        before: { active: row.active },
+        after: { active: input.active, ...(input.active ? {} : { revoked_tokens: revoked }) },
+      });
+      return true;
+    });
+    if (!found) return noAdmin(c);
+    const { schoolId: _schoolId, ...summary } = (await schoolAdmin(db, id))!;
+    return ok(c, summary, input.active ? A.reactivated : A.deactivated);
+  })
+
+  .post('/school-admins/:id/password-reset', async (c) => {
+    const id = idParam(c);
+    const db = c.get('deps').database.db;
+    const admin = id ? await schoolAdmin(db, id) : null;
+    if (!id || !admin) return noAdmin(c);
+    if (!admin.active) return refuse(c, 409, A.resetInactive);
+    const caller = callerOf(c);
+    const code = await db.transaction(async (tx) => {
+      const issued = await issueResetCode(tx, id, caller.userId);
+      await audit(tx, auditActor(c), {
+        action: 'user.password_reset_sent',
+        entity: 'user',
+        entityId: id,
+        after: { reset_id: issued.resetId, email: admin.email },
+      });
+      return issued.code;
+    });
+    await mailResetCode(c, admin.email, code, false);
+    return ok(c, undefined, A.resetSent);
+  });

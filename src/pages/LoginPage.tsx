@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
-import { Redirect, useSearch } from 'wouter';
+import { Link, Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_PATH } from '../../contract/navigation';
+import { RESET_PASSWORD_PAGE } from '../../contract/schools';
 import { useActors, useSession } from '../app/actors';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';
@@ -61,6 +62,11 @@ export function LoginPage() {
           Sign in
         </Button>
         <p className="text-xs text-slate-500">We will email you a 6-digit code to confirm it is you.</p>
+        <p className="text-sm">
+          <Link href={RESET_PASSWORD_PAGE} className="text-brand-700 hover:underline">
+            Reset your password with a code
+          </Link>
+        </p>
       </form>
     </AuthLayout>
   );

@@ -12,7 +12,10 @@ export interface ShellPage {
 
 // Each area is its own chunk, loaded when first opened.
 const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
-const SchoolsPage = lazy(() => import('../pages/SchoolsPage'));
+const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
+const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
+const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
+const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 // The candidate area is one chunk (the form, the lists and VineJS); each page is a named export of it.
 const candidates = () => import('../pages/candidates/CandidateFormPage');
 const IndexFormPage = lazy(() => candidates().then((m) => ({ default: m.IndexFormPage })));
@@ -26,11 +29,14 @@ const builtPages: Record<string, () => ReactNode> = {
   '/print-document': () => <PrintDocumentsPage />,
   '/notifications': () => <NotificationsPage />,
   '/school': () => <SchoolsPage />,
+  '/courses': () => <CoursesPage />,
   '/candidate/index-a-candidate': () => <IndexFormPage />,
   '/candidate/candidate-search': () => <SearchPage />,
   '/candidate/edit-candidate': () => <EditPage />,
   '/candidate/candidate-indexed': () => <IndexedPage />,
   '/candidate/candidate-registered': () => <RegisteredPage />,
+  '/candidate/resit': () => <ResitsPage />,
+  '/candidate/offender/candidate-exam-offenders': () => <OffendersPage />,
 };
 
 export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS].map((entry) => ({

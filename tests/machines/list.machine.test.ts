@@ -9,6 +9,7 @@ import {
   type ListInput,
   type ListQuery,
   type RowInput,
+  rowKey,
 } from '../../machines/list.machine';
 import { createPathModel, errorOf, type ReplayStep } from './paths';
 
@@ -34,10 +35,25 @@ const failures: unknown[] = [
 ];
 const messageOf = (error: unknown) => (error instanceof Error ? GENERIC : (error as ApiFailure).message);
 
-// Nothing given (page 1, no filters), a full query, and rows with actors of their own; no input at all
-// and a partial one are in the examples.
+// Nothing given (page 1, no filters), a full query, rows with an actor of their own, and rows with one
+// actor per status (a course header's two); no input at all and a partial one are in the examples.
 const ROW_INPUT = { field: 'status' };
-const inputs: ListInput[] = [{}, { page: 3, filters: { status: 'active' } }, { rowInput: ROW_INPUT }];
+const ROW_INPUTS = {
+  indexing: { field: 'indexing_status', confirmValues: ['closed'] },
+  registration: { field: 'registration_status' },
+};
+const inputs: ListInput[] = [
+  {},
+  { page: 3, filters: { status: 'active' } },
+  { rowInput: ROW_INPUT },
+  { rowInputs: ROW_INPUTS },
+];
+
+/** The row inputs a list was given, by name, as the checks expect them ('' for `rowInput`). */
+const expectedRowInputs = (input: ListInput | undefined): Record<string, Record<string, unknown>> => ({
+  ...(input?.rowInput && { '': input.rowInput }),
+  ...input?.rowInputs,
+});
 
 /** A row actor that only remembers what it was started with, so the checks can read it back. */
 const rowStarts = new WeakMap<AnyActorRef, RowInput>();
@@ -90,18 +106,25 @@ function checkList(replayed: ReplayStep<typeof listMachine>): void {
   }
   if (snapshot.matches('failed')) expect(context.error, at).not.toBeNull();
 
-  // Row actors: one per row shown, started with the list's row input and its row, only when asked for;
-  // a new page stops the old page's actors before it spawns its own.
+  // Row actors: one per row shown and per row input, started with that input and its row, only when
+  // asked for; a new page stops the old page's actors before it spawns its own.
   const rowRefs = Object.values(context.rows);
-  if (!context.rowInput || !context.data) expect(rowRefs, at).toEqual([]);
+  const given = expectedRowInputs(path.input as ListInput | undefined);
+  if (!Object.keys(given).length || !context.data) expect(rowRefs, at).toEqual([]);
   else {
-    expect(Object.keys(context.rows), at).toEqual(
-      context.data.items.map((row) => String((row as School).id)),
+    const expectedRows = context.data.items.flatMap((row) =>
+      Object.entries(given).map(([name, rowInput]) => ({
+        key: rowKey((row as School).id, name),
+        input: { ...rowInput, row },
+      })),
     );
-    rowRefs.forEach((ref, index) => {
-      expect(rowStarts.get(ref), at).toEqual({ ...ROW_INPUT, row: context.data!.items[index] });
-      expect(ref.getSnapshot().status, at).toBe('active');
+    expect(Object.keys(context.rows), at).toEqual(expectedRows.map((row) => row.key));
+    expectedRows.forEach(({ key, input }) => {
+      expect(rowStarts.get(context.rows[key]), `${at}: ${key}`).toEqual(input);
+      expect(context.rows[key].getSnapshot().status, at).toBe('active');
     });
+    // Each actor is its own, even for two statuses of one row.
+    expect(new Set(rowRefs).size, at).toBe(rowRefs.length);
   }
   if (event.type === 'xstate.done.actor.fetchPage') {
     Object.values(previous?.context.rows ?? {}).forEach((ref) => {
@@ -115,7 +138,9 @@ function checkList(replayed: ReplayStep<typeof listMachine>): void {
     case 'xstate.init': {
       const input = path.input as ListInput | undefined;
       expect(context.query, at).toEqual({ page: input?.page ?? 1, filters: input?.filters ?? {} });
-      expect(context.rowInput, at).toEqual(input?.rowInput ?? null);
+      expect(context.rowInputs, at).toEqual(
+        input?.rowInput || input?.rowInputs ? expectedRowInputs(input) : null,
+      );
       expect([context.data, context.error], at).toEqual([null, null]);
       break;
     }

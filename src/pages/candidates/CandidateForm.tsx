@@ -11,6 +11,7 @@ import {
   UPLOAD_FIELDS,
   UPLOAD_LABELS,
   needsPriorCertificate,
+  requiredUploadOf,
   type CandidateRecord,
   type UploadField,
 } from '../../../contract/candidates';
@@ -373,9 +374,7 @@ export function CandidateForm({
             key={field}
             field={field}
             required={
-              (field === 'photo' && !record?.uploads.photo) ||
-              (field === 'fn_image_upload' && courseHeader === 'A4') ||
-              (field === 'nd_certificate_upload' && courseHeader === 'B5')
+              (field === 'photo' && !record?.uploads.photo) || requiredUploadOf(courseHeader) === field
             }
             error={error(field)}
             stored={record?.uploads[field]}

@@ -1,24 +1,31 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import type { CandidateRow } from '../../../contract/candidates';
+import { rowKey, type listMachine } from '../../../machines/list.machine';
 import type { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { useNotify } from '../../app/notify';
 import { Button } from '../../ui/controls';
-import type { CandidateList } from './useCandidateList';
 
 type StatusToggle = ActorRefFrom<typeof statusToggleMachine>;
 
 interface RowToggleProps {
-  row: CandidateRow;
+  row: { id: number | string };
   choices: { value: string; label: string }[];
   confirmText?: string;
   label: string;
   disabled?: boolean;
 }
 
-/** One row's status control, over the status toggle actor the list spawned for that row. */
-export function RowToggle({ list, ...props }: RowToggleProps & { list: CandidateList }) {
-  const toggle = useSelector(list, (s) => s.context.rows[String(props.row.id)]) as StatusToggle | undefined;
+/**
+ * One row's status control, over the status toggle actor the list spawned for that row (`name`: which
+ * of the row's actors, when the list was given several row inputs).
+ */
+export function RowToggle({
+  list,
+  name,
+  ...props
+}: RowToggleProps & { list: ActorRefFrom<typeof listMachine>; name?: string }) {
+  const toggle = useSelector(list, (s) => s.context.rows[rowKey(props.row.id, name)]) as
+    StatusToggle | undefined;
   return toggle ? <ToggleControl key={toggle.id} toggle={toggle} {...props} /> : null;
 }
 

@@ -1,0 +1,74 @@
+/**
+ * Exam offenders (spec: 'Offender: id'; sections 2 and 4: the rows can be removed from the displayed
+ * list). An offence is recorded against an indexed candidate by their index number; while its sanction
+ * runs (from `sanction_from` to `sanction_until`, both inclusive; no end: indefinitely) the candidate
+ * cannot be registered. The VineJS validator is in offenders.validators.ts.
+ */
+
+export const OFFENDER_PATHS = {
+  /** GET ?search=&page=&per_page= ; POST `{ candidate_index, exam, offence, sanction, sanction_from, sanction_until? }`. */
+  list: '/api/admin/exam-offenders',
+  /** POST: remove the row from the list (kept for the audit trail). */
+  remove: (id: number) => `/api/admin/exam-offenders/${id}/remove`,
+} as const;
+
+export const OFFENCE_LIMITS = {
+  candidateIndexMax: 40,
+  examMax: 120,
+  offenceMax: 500,
+  sanctionMax: 500,
+  searchMax: 100,
+} as const;
+
+export const OFFENDER_MESSAGES = {
+  candidateIndexRequired: 'Enter the candidate index number',
+  candidateUnknown: 'There is no indexed candidate with this index number',
+  examRequired: 'Enter the exam, e.g. May 2026 Professional Examination',
+  offenceRequired: 'Describe the offence',
+  sanctionRequired: 'Enter the sanction',
+  sanctionFromRequired: 'Enter the date the sanction starts',
+  dateInvalid: 'Enter a real date',
+  untilBeforeFrom: 'The sanction cannot end before it starts',
+  tooLong: 'This is too long',
+  recorded: 'The offence is recorded.',
+  removed: 'The offence is removed from the list.',
+  notFound: 'There is no such offence in the list.',
+} as const;
+
+/** A row of the exam offenders list. `active`: the sanction runs today (Lagos time). */
+export interface OffenderRow {
+  id: number;
+  candidate_index: string;
+  candidate: {
+    id: number;
+    first_name: string;
+    middle_name: string | null;
+    last_name: string;
+    school: { code: string; name: string };
+    course_header: string;
+  };
+  exam: string;
+  offence: string;
+  sanction: string;
+  /** YYYY-MM-DD. */
+  sanction_from: string;
+  /** YYYY-MM-DD, or null: indefinitely. */
+  sanction_until: string | null;
+  active: boolean;
+  created_at: string;
+}
+
+/** 2027-06-30 as 30/06/2027, the way the board writes dates. */
+export function formatDay(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+/** Why registration is refused while a sanction runs (both roles; the reason is the offence). */
+export function sanctionBlocksMessage(
+  sanction: { sanction_until: string | null; offence: string },
+  what: 'registered' | 'entered for a resit',
+): string {
+  const until = sanction.sanction_until ? `until ${formatDay(sanction.sanction_until)}` : 'with no end date';
+  return `This candidate is under an exam sanction ${until} (${sanction.offence}), so cannot be ${what}`;
+}

@@ -1,0 +1,32 @@
+import { SimpleMessagesProvider, Vine } from '@vinejs/vine';
+import { RESIT_LIMITS as L, RESIT_MESSAGES as M, RESIT_PAPERS } from './resits';
+
+/** Adding a resit entry: run by the dialog's form in the browser and again by the server. */
+
+// A form's empty input is an empty string: it counts as not given.
+const vine = new Vine();
+vine.convertEmptyStringsToNull = true;
+
+const resitSchema = vine.object({
+  candidate_index: vine.string().trim().maxLength(L.candidateIndexMax),
+  exam: vine.string().trim().maxLength(L.examMax),
+  papers: vine.array(vine.enum(RESIT_PAPERS)).minLength(1).distinct(),
+});
+
+/** The papers in the board's order, whatever order they were ticked in. */
+export const inPaperOrder = (papers: readonly string[]) =>
+  RESIT_PAPERS.filter((paper) => papers.includes(paper));
+
+export const resitValidator = vine.create(resitSchema);
+resitValidator.messagesProvider = new SimpleMessagesProvider({
+  'candidate_index.required': M.candidateIndexRequired,
+  'candidate_index.string': M.candidateIndexRequired,
+  'exam.required': M.examRequired,
+  'exam.string': M.examRequired,
+  'papers.required': M.papersRequired,
+  'papers.array': M.papersRequired,
+  'papers.array.minLength': M.papersRequired,
+  'papers.distinct': M.paperUnknown,
+  'papers.*.enum': M.paperUnknown,
+  maxLength: M.tooLong,
+});

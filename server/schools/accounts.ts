@@ -1,0 +1,118 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { RESET_CODE_TTL_HOURS, RESET_MAX_ATTEMPTS } from '../../contract/schools';
+import { hashPassword, randomCode, verifyPassword } from '../auth/secrets';
+import type { Database } from '../db/client';
+import { accessTokens, passwordResets, signInChallenges } from '../db/schema';
+import type { AppContext } from '../http/context';
+
+/**
+ * Signs an account out everywhere: its live tokens are revoked and any sign-in it has begun is voided,
+ * so a deactivated account or a reset password leaves no session behind. Answers the revoked tokens' ids.
+ */
+export async function signOutEverywhere(db: Database, userId: number): Promise<number[]> {
+  const revoked = await db
+    .update(accessTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)))
+    .returning({ id: accessTokens.id });
+  await db
+    .update(signInChallenges)
+    .set({ voidedAt: sql`now()` })
+    .where(
+      and(
+        eq(signInChallenges.userId, userId),
+        isNull(signInChallenges.usedAt),
+        isNull(signInChallenges.voidedAt),
+      ),
+    );
+  return revoked.map((row) => row.id);
+}
+
+/**
+ * A new 6-digit reset code for the account; any older one stops working (only the newest mail counts).
+ * The code is kept only as an argon2 hash: six digits are few, so a fast hash would give them away to
+ * anyone holding a copy of the table.
+ */
+export async function issueResetCode(db: Database, userId: number, createdBy: number | null) {
+  const code = randomCode();
+  const codeHash = await hashPassword(code);
+  await db
+    .update(passwordResets)
+    .set({ expiresAt: sql`now()` })
+    .where(
+      and(
+        eq(passwordResets.userId, userId),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, sql`now()`),
+      ),
+    );
+  const [row] = await db
+    .insert(passwordResets)
+    .values({
+      userId,
+      codeHash,
+      createdBy,
+      expiresAt: sql`now() + make_interval(hours => ${RESET_CODE_TTL_HOURS})`,
+    })
+    .returning({ id: passwordResets.id });
+  return { code, resetId: row.id };
+}
+
+export type ResetCheck = { status: 'ok'; resetId: number } | { status: 'rejected' };
+
+/**
+ * Checks a code against the account's open reset (unused, unexpired, fewer than RESET_MAX_ATTEMPTS
+ * wrong tries). A wrong code counts a try, so five guesses spend the code.
+ */
+export async function checkResetCode(db: Database, userId: number, code: string): Promise<ResetCheck> {
+  const [open] = await db
+    .select({ id: passwordResets.id, codeHash: passwordResets.codeHash })
+    .from(passwordResets)
+    .where(
+      and(
+        eq(passwordResets.userId, userId),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, sql`now()`),
+        lt(passwordResets.attempts, RESET_MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(desc(passwordResets.id))
+    .limit(1);
+  if (!open) return { status: 'rejected' };
+  if (await verifyPassword(open.codeHash, code)) return { status: 'ok', resetId: open.id };
+  await db
+    .update(passwordResets)
+    .set({ attempts: sql`${passwordResets.attempts} + 1` })
+    .where(eq(passwordResets.id, open.id));
+  return { status: 'rejected' };
+}
+
+/** Marks the reset used; false when another request used it first (single use, even in a race). */
+export async function claimReset(db: Database, resetId: number): Promise<boolean> {
+  const claimed = await db
+    .update(passwordResets)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResets.id, resetId), isNull(passwordResets.usedAt)))
+    .returning({ id: passwordResets.id });
+  return claimed.length > 0;
+}
+
+/** The reset code's mail; the code is in the subject too, as with sign-in codes. */
+export async function mailResetCode(c: AppContext, email: string, code: string, newAccount: boolean) {
+  const { mailer, config } = c.get('deps');
+  await mailer.send({
+    to: email,
+    subject: `Your password reset code: ${code}`,
+    text: [
+      newAccount
+        ? 'An account has been made for you on the examinations board portal.'
+        : 'The examinations board has sent you a code to set a new password.',
+      '',
+      `Your code is ${code}. It works once, for ${RESET_CODE_TTL_HOURS} hours.`,
+      `Set your password at ${config.publicUrl}/reset-password with this email address and the code,`,
+      'then sign in.',
+      '',
+      'If you did not expect this email, tell the examinations board.',
+    ].join('\n'),
+  });
+}

@@ -1,0 +1,41 @@
+import { errors } from '@vinejs/vine';
+import type { ApiFailure, Envelope, FieldMessages } from '../../contract/envelope';
+
+/** The I/O shared by the exam offenders and resit candidates pages: their add forms and row removals. */
+
+export const messageOf = (response: Envelope) =>
+  typeof response.message === 'string' ? response.message : undefined;
+
+/**
+ * The contract's validator, in the browser, before the call: the same messages the server would send,
+ * without the round trip. What only the server can check (the index number) it checks after.
+ */
+export async function checkInBrowser<T>(
+  validator: { validate(data: unknown): Promise<T> },
+  values: unknown,
+): Promise<void> {
+  try {
+    await validator.validate(values);
+  } catch (error) {
+    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
+    const fields: FieldMessages = {};
+    for (const item of error.messages as { field: string; message: string }[]) {
+      (fields[item.field] ??= []).push(item.message);
+    }
+    const failure: ApiFailure = { status: 422, message: 'Some fields need your attention.', fields };
+    throw failure;
+  }
+}
+
+/**
+ * A row action's success, told in a toast: the list machine only fetches the page again, and a row that
+ * simply vanishes says nothing to someone who cannot see it go. Failures stay beside the list.
+ */
+export function toastSuccess(message: string | undefined) {
+  if (message) {
+    void import('../app/toasts').then(({ showToast }) =>
+      showToast({ type: 'notify', tone: 'success', message }),
+    );
+  }
+  return { message };
+}

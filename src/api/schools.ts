@@ -1,0 +1,120 @@
+import { errors } from '@vinejs/vine';
+import { fromPromise } from 'xstate';
+import type { ApiFailure, FieldMessages } from '../../contract/envelope';
+import {
+  RESET_PASSWORD_PATH,
+  SCHOOL_PATHS,
+  type SchoolAdminSummary,
+  type SchoolRow,
+} from '../../contract/schools';
+import {
+  resetPasswordValidator,
+  schoolAdminValidator,
+  schoolValidator,
+} from '../../contract/schools.validators';
+import type { FormValues } from '../../machines/formDialog.machine';
+import { call } from './client';
+
+/** The training-school page's I/O: the row toggles' saves and the dialogs' submits. */
+
+type ToggleInput = { id: number | string; field: string; value: string };
+
+/** The status toggle's save for a school's status. */
+export const updateSchoolStatus = fromPromise<{ value: string; message?: string }, ToggleInput>(
+  async ({ input }) => {
+    const response = await call<SchoolRow>(SCHOOL_PATHS.status(Number(input.id)), {
+      method: 'POST',
+      body: { status: input.value },
+    });
+    return { value: response.data!.status, message: messageOf(response) };
+  },
+);
+
+/** The status toggle's save for a school admin's account: 'true' active, 'false' deactivated. */
+export const updateAdminActive = fromPromise<{ value: string; message?: string }, ToggleInput>(
+  async ({ input }) => {
+    const response = await call<SchoolAdminSummary>(SCHOOL_PATHS.adminActive(Number(input.id)), {
+      method: 'POST',
+      body: { active: input.value === 'true' },
+    });
+    return { value: String(response.data!.active), message: messageOf(response) };
+  },
+);
+
+const messageOf = (response: { message?: unknown }) =>
+  typeof response.message === 'string' ? response.message : undefined;
+
+const text = (values: FormValues, name: string) => {
+  const value = values[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** The contract's validator in the browser first, so the messages come before any round trip. */
+async function check(validator: { validate(data: unknown): Promise<unknown> }, body: Record<string, string>) {
+  try {
+    await validator.validate(body);
+  } catch (error) {
+    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
+    const fields: FieldMessages = {};
+    for (const item of error.messages as { field: string; message: string }[]) {
+      (fields[item.field] ??= []).push(item.message);
+    }
+    const failure: ApiFailure = { status: 422, message: 'Some fields need your attention.', fields };
+    throw failure;
+  }
+}
+
+const SCHOOL_FIELDS = ['code', 'name', 'state', 'country', 'address', 'contact_email', 'contact_phone'];
+
+/**
+ * The school dialog's submit: a new school, or the school named by the form's hidden `id`. `then` runs
+ * after a success (the list fetches its page again).
+ */
+export const submitSchool = (then: () => void) =>
+  fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
+    const body = Object.fromEntries(SCHOOL_FIELDS.map((name) => [name, text(input, name)]));
+    await check(schoolValidator, body);
+    const id = Number(text(input, 'id'));
+    const response = await call(id ? SCHOOL_PATHS.one(id) : SCHOOL_PATHS.list, { method: 'POST', body });
+    then();
+    return { message: messageOf(response) };
+  });
+
+/** The new-admin dialog's submit, for the school in the form's hidden `school_id`. */
+export const submitSchoolAdmin = (then: () => void) =>
+  fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
+    const body = {
+      name: text(input, 'name'),
+      email: text(input, 'email'),
+      phone_number: text(input, 'phone_number'),
+    };
+    await check(schoolAdminValidator, body);
+    const response = await call(SCHOOL_PATHS.admins(Number(text(input, 'school_id'))), {
+      method: 'POST',
+      body,
+    });
+    then();
+    return { message: messageOf(response) };
+  });
+
+/** The reset dialog's submit: mails the admin in the form's hidden `user_id` a new code. */
+export const sendResetCode = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
+  const response = await call(SCHOOL_PATHS.adminReset(Number(text(input, 'user_id'))), {
+    method: 'POST',
+    body: {},
+  });
+  return { message: messageOf(response) };
+});
+
+/** The reset page's submit: the mailed code and the new password, checked here first, then by the server. */
+export const resetPassword = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
+  const body = {
+    email: text(input, 'email'),
+    code: text(input, 'code'),
+    password: text(input, 'password'),
+    password_confirmation: text(input, 'password_confirmation'),
+  };
+  await check(resetPasswordValidator, body);
+  const response = await call(RESET_PASSWORD_PATH, { method: 'POST', body });
+  return { message: messageOf(response) };
+});

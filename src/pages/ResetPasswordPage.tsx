@@ -1,0 +1,105 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import type { FormEvent } from 'react';
+import { Link } from 'wouter';
+import { LOGIN_PATH } from '../../contract/navigation';
+import { PASSWORD_MIN_LENGTH } from '../../contract/profile';
+import { RESET_MESSAGES } from '../../contract/schools';
+import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
+import { resetPassword } from '../api/schools';
+import { Alert, Button, TextField } from '../ui/controls';
+import { AuthLayout } from './AuthLayout';
+
+const machine = formDialogMachine.provide({ actors: { submit: resetPassword } });
+
+/**
+ * /reset-password (no shell): the code the board mailed, and a new password. The form is the form
+ * dialog machine, started open: success closes it, which this page shows as done.
+ */
+export default function ResetPasswordPage() {
+  const form = useActorRef(machine, {
+    input: { successMessage: RESET_MESSAGES.done },
+    snapshot: machine.resolveState({
+      value: { open: 'editing' },
+      context: { successMessage: RESET_MESSAGES.done, fieldErrors: {}, error: null },
+    }),
+  });
+  const view = useSelector(form, (s) => ({
+    done: s.matches('closed'),
+    busy: s.hasTag('busy'),
+    fields: s.context.fieldErrors,
+    error: s.context.error,
+  }));
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values: FormValues = {};
+    new FormData(event.currentTarget).forEach((value, name) => {
+      values[name] = value;
+    });
+    form.send({ type: 'form.submit', values });
+  };
+  const fieldError = (name: string) => view.fields[name]?.[0];
+
+  if (view.done) {
+    return (
+      <AuthLayout title="Password set">
+        <div className="space-y-4">
+          <p role="status" className="text-slate-700">
+            {RESET_MESSAGES.done}
+          </p>
+          <Link href={LOGIN_PATH} className="font-semibold text-brand-700 hover:underline">
+            Go to sign in
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title="Reset your password">
+      <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
+        <p className="text-sm text-slate-600">
+          Enter your email address, the 6-digit code the board emailed you, and your new password.
+        </p>
+        {view.error && <Alert tone="error">{view.error}</Alert>}
+        <TextField
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          error={fieldError('email')}
+        />
+        <TextField
+          label="Code from the email"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          error={fieldError('code')}
+        />
+        <TextField
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
+          error={fieldError('password')}
+        />
+        <TextField
+          label="Confirm password"
+          name="password_confirmation"
+          type="password"
+          autoComplete="new-password"
+          error={fieldError('password_confirmation')}
+        />
+        <Button type="submit" className="w-full" busy={view.busy} busyLabel="Saving…">
+          Set my password
+        </Button>
+        <p className="text-sm">
+          <Link href={LOGIN_PATH} className="text-brand-700 hover:underline">
+            Back to sign in
+          </Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

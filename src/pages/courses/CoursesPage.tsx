@@ -1,0 +1,266 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState, type FormEvent } from 'react';
+import { fromPromise, type ActorRefFrom } from 'xstate';
+import { courseHeaderRules } from '../../../contract/candidates';
+import {
+  COURSE_PATHS,
+  COURSE_STATUS_FIELDS,
+  COURSE_STATUS_LABELS,
+  COURSE_STATUSES,
+  type CourseHeaderRow,
+  type CourseStatusField,
+} from '../../../contract/courses';
+import type { Page } from '../../../contract/pagination';
+import { formDialogMachine, type FormValues } from '../../../machines/formDialog.machine';
+import { listMachine } from '../../../machines/list.machine';
+import { statusToggleMachine } from '../../../machines/statusToggle.machine';
+import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
+import { pageFetcher } from '../../api/lists';
+import { useNotify } from '../../app/notify';
+import { forgetResource } from '../../app/resource';
+import { Alert, Button, TextField } from '../../ui/controls';
+import { PageFormDialog } from '../../ui/PageFormDialog';
+import { Pagination } from '../../ui/Pagination';
+import { RowToggle } from '../candidates/RowToggle';
+
+/** The candidate form's choices carry each course header's statuses: after a change they are stale. */
+const forgetFormOptions = () => forgetResource('candidate-form-options');
+
+const STATUS_CHOICES = COURSE_STATUSES.map((status) => ({ value: status, label: status }));
+
+/** What closing each status means, asked before it is done. */
+const CLOSE_QUESTION: Record<CourseStatusField, (code: string) => string> = {
+  indexing_status: (code) => `Close indexing for ${code}? The candidate form will refuse it.`,
+  registration_status: (code) =>
+    `Close registration for ${code}? School admins will not be able to register its candidates.`,
+};
+
+type CourseList = ActorRefFrom<typeof listMachine>;
+type CourseDialog = ActorRefFrom<typeof formDialogMachine>;
+
+/**
+ * Course headers (admin): the list with search and paging, each row's indexing and registration
+ * statuses changed in place (one status toggle actor per row and status, spawned by the list), and a
+ * dialog to create or edit one. The special rules shown come from the candidate form's own rules.
+ */
+export default function CoursesPage() {
+  const list = useActorRef(
+    listMachine.provide({
+      actors: {
+        fetchPage: pageFetcher(COURSE_PATHS.list),
+        row: statusToggleMachine.provide({
+          actors: {
+            updateStatus: fromPromise(async ({ input }) => {
+              const saved = await saveCourseStatus(input);
+              forgetFormOptions();
+              return saved;
+            }),
+          },
+        }),
+        // The list's `row` slot is typed as a placeholder callback; the status toggle machine fills it.
+      } as unknown as Parameters<typeof listMachine.provide>[0]['actors'],
+    }),
+    {
+      input: {
+        rowInputs: Object.fromEntries(
+          COURSE_STATUS_FIELDS.map((field) => [field, { field, confirmValues: ['closed'] }]),
+        ),
+      },
+    },
+  );
+  const dialog = useActorRef(
+    formDialogMachine.provide({
+      actors: {
+        submit: fromPromise(async ({ input }: { input: FormValues }) => {
+          const saved = await saveCourseHeader(input);
+          forgetFormOptions();
+          // The row is shown as the server now holds it.
+          list.send({ type: 'list.refresh' });
+          return saved;
+        }),
+      },
+    }),
+    { input: { successMessage: 'Course header saved.' } },
+  );
+  useNotify(dialog);
+  const [editing, setEditing] = useState<CourseHeaderRow | null>(null);
+  const open = (row: CourseHeaderRow | null) => {
+    setEditing(row);
+    dialog.send({ type: 'form.open' });
+  };
+
+  const view = useSelector(list, (s) => ({
+    loading: s.hasTag('loading'),
+    data: s.context.data as Page<CourseHeaderRow> | null,
+    error: s.context.error,
+    search: s.context.query.filters.search ?? '',
+  }));
+  const search = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    list.send({
+      type: 'list.filter',
+      filters: { search: String(new FormData(event.currentTarget).get('search') ?? '') },
+    });
+  };
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-2xl font-semibold">Course Headers</h1>
+        <Button onClick={() => open(null)}>New course header</Button>
+      </div>
+      <form role="search" onSubmit={search} className="mt-4 flex items-end gap-2">
+        <div className="flex-1">
+          <TextField label="Search by code or title" name="search" type="search" defaultValue={view.search} />
+        </div>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </form>
+      {view.error && (
+        <div className="mt-4">
+          <Alert tone="error">
+            {view.error}{' '}
+            <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
+              Try again
+            </Button>
+          </Alert>
+        </div>
+      )}
+      {!view.data && !view.error && <p className="mt-4 text-slate-500">Loading…</p>}
+      {view.data && (
+        <CourseTable data={view.data} busy={view.loading} list={list} onEdit={(row) => open(row)} />
+      )}
+      {view.data && (
+        <Pagination
+          data={view.data}
+          busy={view.loading}
+          onPage={(page) => list.send({ type: 'list.page', page })}
+        />
+      )}
+      <CourseHeaderDialog dialog={dialog} row={editing} />
+    </section>
+  );
+}
+
+function CourseTable({
+  data,
+  busy,
+  list,
+  onEdit,
+}: {
+  data: Page<CourseHeaderRow>;
+  busy: boolean;
+  list: CourseList;
+  onEdit: (row: CourseHeaderRow) => void;
+}) {
+  const head = ['Code', 'Title', 'Special rules', 'Candidates', 'Indexing', 'Registration', 'Actions'];
+  return (
+    <div
+      aria-busy={busy || undefined}
+      className="mt-4 overflow-x-auto rounded-md bg-white ring-1 ring-slate-200"
+    >
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-slate-600">
+          <tr>
+            {head.map((label) => (
+              <th key={label} scope="col" className="px-4 py-2 font-medium">
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {data.items.length === 0 && (
+            <tr>
+              <td colSpan={head.length} className="px-4 py-6 text-center text-slate-500">
+                No course header matches this search.
+              </td>
+            </tr>
+          )}
+          {data.items.map((row) => {
+            const rules = courseHeaderRules(row.code);
+            return (
+              <tr key={row.id} data-testid={`course-${row.code}`}>
+                <th scope="row" className="px-4 py-2 text-left font-mono font-medium">
+                  {row.code}
+                </th>
+                <td className="px-4 py-2">{row.title}</td>
+                <td className="px-4 py-2 text-slate-600">
+                  {rules.length ? (
+                    <ul className="list-disc space-y-1 pl-4">
+                      {rules.map((rule) => (
+                        <li key={rule}>{rule}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    'None'
+                  )}
+                </td>
+                <td className="px-4 py-2">{row.indexed_candidates}</td>
+                {COURSE_STATUS_FIELDS.map((field) => (
+                  <td key={field} className="px-4 py-2">
+                    <RowToggle
+                      list={list}
+                      name={field}
+                      row={row}
+                      choices={STATUS_CHOICES}
+                      confirmText={CLOSE_QUESTION[field](row.code)}
+                      label={`${COURSE_STATUS_LABELS[field]} for ${row.code}`}
+                    />
+                  </td>
+                ))}
+                <td className="px-4 py-2">
+                  <Button variant="link" aria-label={`Edit ${row.code}`} onClick={() => onEdit(row)}>
+                    Edit
+                  </Button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Create (no row) or edit a course header, over the page's form dialog machine. */
+function CourseHeaderDialog({ dialog, row }: { dialog: CourseDialog; row: CourseHeaderRow | null }) {
+  const locked = !!row && row.indexed_candidates > 0;
+  return (
+    <PageFormDialog
+      actor={dialog}
+      title={row ? `Edit course header ${row.code}` : 'New course header'}
+      submitLabel="Save"
+      busyLabel="Saving…"
+      closeLabel="Cancel"
+    >
+      {(error) => (
+        <>
+          {row && <input type="hidden" name="id" value={row.id} />}
+          <TextField
+            label="Code"
+            name="code"
+            defaultValue={row?.code}
+            readOnly={locked}
+            autoComplete="off"
+            maxLength={3}
+            error={error('code')}
+            hint={
+              locked
+                ? 'Candidates are indexed under this code and their index numbers carry it, so it cannot change.'
+                : 'One capital letter and one or two digits, like A1 or B5.'
+            }
+          />
+          <TextField
+            label="Title"
+            name="title"
+            defaultValue={row?.title}
+            autoComplete="off"
+            error={error('title')}
+          />
+        </>
+      )}
+    </PageFormDialog>
+  );
+}

@@ -1,0 +1,73 @@
+import { useSelector } from '@xstate/react';
+import type { FormEvent, ReactNode } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { formDialogMachine, FormValues } from '../../machines/formDialog.machine';
+import { Alert, Button } from './controls';
+import { Modal } from './Modal';
+
+/** One line a value, for a name the form carries more than once (a group of checkboxes). */
+export const REPEATED_VALUE_SEPARATOR = '\n';
+
+/**
+ * The dialog around a page's own form dialog actor (the shell's FormDialog serves the app-wide ones):
+ * open while the machine is open, its buttons from the machine's state. A name given more than once
+ * arrives as one text of its values, one a line. Field messages of a list's items (`papers.0`) show
+ * beside the list.
+ */
+export function PageFormDialog({
+  actor,
+  title,
+  submitLabel,
+  busyLabel,
+  closeLabel,
+  children,
+}: {
+  actor: ActorRefFrom<typeof formDialogMachine>;
+  title: string;
+  submitLabel: string;
+  busyLabel: string;
+  closeLabel: string;
+  children: (fieldError: (name: string) => string | undefined) => ReactNode;
+}) {
+  const view = useSelector(actor, (s) => ({
+    open: s.hasTag('open'),
+    busy: s.hasTag('busy'),
+    fieldErrors: s.context.fieldErrors,
+    error: s.context.error,
+  }));
+  const close = () => actor.send({ type: 'form.close' });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const values: FormValues = {};
+    new FormData(event.currentTarget).forEach((value, name) => {
+      const earlier = values[name];
+      values[name] =
+        typeof earlier === 'string' && typeof value === 'string'
+          ? `${earlier}${REPEATED_VALUE_SEPARATOR}${value}`
+          : value;
+    });
+    actor.send({ type: 'form.submit', values });
+  };
+  const fieldError = (name: string) =>
+    view.fieldErrors[name]?.[0] ??
+    Object.entries(view.fieldErrors).find(([key]) => key.startsWith(`${name}.`))?.[1][0];
+  return (
+    <Modal open={view.open} onClose={view.busy ? () => {} : close} title={title}>
+      <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
+        {view.error && <Alert tone="error">{view.error}</Alert>}
+        {/* A long form scrolls inside the dialog, so its buttons stay on a small screen. */}
+        <div className="-mx-1 max-h-[calc(100dvh-16rem)] space-y-4 overflow-y-auto px-1 pb-1">
+          {children(fieldError)}
+        </div>
+        <div className="flex justify-end gap-3 pt-2">
+          <Button type="button" variant="secondary" onClick={close} disabled={view.busy}>
+            {closeLabel}
+          </Button>
+          <Button type="submit" busy={view.busy} busyLabel={busyLabel}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
