@@ -1,5 +1,5 @@
-import vine, { SimpleMessagesProvider, VineValidator } from '@vinejs/vine';
-import type { SchemaTypes } from '@vinejs/vine/types';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { GENDERS } from './constants';
 import {
   PASSWORD_MAX_LENGTH,
@@ -80,17 +80,6 @@ const passwordMessages = {
   'password_confirmation.required': PASSWORD_MESSAGES.mismatch,
   'password_confirmation.string': PASSWORD_MESSAGES.mismatch,
 };
-
-/** A validator that reads empty strings as not given (HTML forms send them for empty inputs). */
-function formValidator<Schema extends SchemaTypes>(schema: Schema, messages: Record<string, string>) {
-  // The metadata type vine.create gives, so validate() takes the data alone.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return new VineValidator<Schema, Record<string, any> | undefined>(schema, {
-    convertEmptyStringsToNull: true,
-    messagesProvider: new SimpleMessagesProvider(messages),
-    errorReporter: vine.errorReporter,
-  });
-}
 
 export const adminProfileValidator = formValidator(adminProfileSchema, profileMessages);
 export const schoolProfileValidator = formValidator(schoolProfileSchema, profileMessages);

@@ -1,5 +1,5 @@
-import vine, { SimpleMessagesProvider, VineValidator } from '@vinejs/vine';
-import type { SchemaTypes } from '@vinejs/vine/types';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH } from './profile';
 import { PHONE_PATTERN } from './profile.validators';
 import {
@@ -114,16 +114,6 @@ const resetMessages = {
   'password_confirmation.required': PASSWORD_MESSAGES.mismatch,
   'password_confirmation.string': PASSWORD_MESSAGES.mismatch,
 };
-
-function formValidator<Schema extends SchemaTypes>(schema: Schema, messages: Record<string, string>) {
-  // The metadata type vine.create gives, so validate() takes the data alone.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return new VineValidator<Schema, Record<string, any> | undefined>(schema, {
-    convertEmptyStringsToNull: true,
-    messagesProvider: new SimpleMessagesProvider(messages),
-    errorReporter: vine.errorReporter,
-  });
-}
 
 export const schoolValidator = formValidator(schoolSchema, schoolMessages);
 export const schoolStatusValidator = formValidator(schoolStatusSchema, schoolMessages);

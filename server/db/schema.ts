@@ -355,6 +355,19 @@ export const candidates = pgTable(
 );
 
 /**
+ * Who added a row to one of the board's lists and when, and who removed it from the list and when: a
+ * removed row is kept for the audit trail, and only rows with no `removed_at` are listed.
+ */
+const listedRowColumns = () => ({
+  createdBy: integer('created_by')
+    .notNull()
+    .references(() => users.id),
+  createdAt: createdAt(),
+  removedAt: timestamp('removed_at', { withTimezone: true }),
+  removedBy: integer('removed_by').references(() => users.id),
+});
+
+/**
  * Offences recorded against an indexed candidate. A sanction runs from `sanctionFrom` to `sanctionUntil`
  * (inclusive; none: indefinitely); while it runs the candidate cannot be registered. Removing a row from
  * the list keeps it (removed_at, removed_by) for the audit trail.
@@ -372,12 +385,7 @@ export const examOffences = pgTable(
     sanction: text('sanction').notNull(),
     sanctionFrom: date('sanction_from', { mode: 'string' }).notNull(),
     sanctionUntil: date('sanction_until', { mode: 'string' }),
-    createdBy: integer('created_by')
-      .notNull()
-      .references(() => users.id),
-    createdAt: createdAt(),
-    removedAt: timestamp('removed_at', { withTimezone: true }),
-    removedBy: integer('removed_by').references(() => users.id),
+    ...listedRowColumns(),
   },
   (t) => [
     index('exam_offences_candidate_idx').on(t.candidateId),
@@ -401,12 +409,7 @@ export const resits = pgTable(
     exam: text('exam').notNull(),
     /** The papers sat again, e.g. ['Paper I', 'Practical']. */
     papers: jsonb('papers').$type<string[]>().notNull(),
-    createdBy: integer('created_by')
-      .notNull()
-      .references(() => users.id),
-    createdAt: createdAt(),
-    removedAt: timestamp('removed_at', { withTimezone: true }),
-    removedBy: integer('removed_by').references(() => users.id),
+    ...listedRowColumns(),
   },
   (t) => [
     uniqueIndex('resits_listed_key')

@@ -6,6 +6,9 @@ import { hashPassword } from '../../server/auth/secrets';
 import { candidates, courseHeaders, trainingSchools, users } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 import type { TestPortal } from './portal';
+import { VALID_CANDIDATE } from '../fixtures/candidate';
+
+export { VALID_CANDIDATE };
 
 /** Small real files, and fakes, for the upload tests. */
 
@@ -96,29 +99,6 @@ export interface FilePart {
   name?: string;
   type?: string;
 }
-
-/** A candidate every rule accepts (course header A1 needs the prior certificate's four fields). */
-export const VALID_CANDIDATE: Readonly<Record<string, string>> = {
-  first_name: 'Chiamaka',
-  last_name: 'Okonkwo',
-  middle_name: 'Ifeoma',
-  title: 'Miss',
-  school_code: 'SHT-IB',
-  date_of_birth: '2001-04-12',
-  candidate_category: 'fresh',
-  course_header: 'A1',
-  marital_status: 'S',
-  gender: 'female',
-  nationality: 'NG',
-  certificate_evaluated: 'WASSCE',
-  year_of_certificate_evaluated: '2019',
-  exam_number_1: '4250101001',
-  exam_month: 'June',
-  english: 'B3',
-  biology: 'C4',
-  chemistry: 'C5',
-  mathematics: 'B2',
-};
 
 /**
  * The candidate form as the SPA sends it (multipart): text fields, then files. A field given as

@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { VALID_CANDIDATE } from '../fixtures/candidate';
 import { pngBytes } from './support';
 
 /** Setup for the offender and resit specs: candidates indexed through the API, as a script would. */
@@ -23,17 +24,8 @@ export async function indexCandidate(
   const response = await request.post('/api/admin/candidates', {
     headers: { Authorization: `Bearer ${adminToken}` },
     multipart: {
+      ...VALID_CANDIDATE,
       ...person,
-      date_of_birth: '2001-04-12',
-      candidate_category: 'fresh',
-      course_header: 'A1',
-      marital_status: 'S',
-      gender: 'female',
-      nationality: 'NG',
-      certificate_evaluated: 'WASSCE',
-      year_of_certificate_evaluated: '2019',
-      exam_number_1: '4250101001',
-      exam_month: 'June',
       photo: { name: 'photo.png', mimeType: 'image/png', buffer: pngBytes() },
     },
   });
