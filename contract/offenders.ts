@@ -5,49 +5,28 @@
  * cannot be registered. The VineJS validator is in offenders.validators.ts.
  */
 
-export const OFFENDER_PATHS = {
-  /** GET ?search=&page=&per_page= ; POST `{ candidate_index, exam, offence, sanction, sanction_from, sanction_until? }`. */
-  list: '/api/admin/exam-offenders',
-  /** POST: remove the row from the list (kept for the audit trail). */
-  remove: (id: number) => `/api/admin/exam-offenders/${id}/remove`,
-} as const;
+import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedRow } from './listed';
 
-export const OFFENCE_LIMITS = {
-  candidateIndexMax: 40,
-  examMax: 120,
-  offenceMax: 500,
-  sanctionMax: 500,
-  searchMax: 100,
-} as const;
+/** POST `{ candidate_index, exam, offence, sanction, sanction_from, sanction_until? }`. */
+export const OFFENDER_PATHS = listedPaths('/api/admin/exam-offenders');
+
+export const OFFENCE_LIMITS = { ...LISTED_LIMITS, offenceMax: 500, sanctionMax: 500 } as const;
 
 export const OFFENDER_MESSAGES = {
-  candidateIndexRequired: 'Enter the candidate index number',
-  candidateUnknown: 'There is no indexed candidate with this index number',
+  ...LISTED_MESSAGES,
   examRequired: 'Enter the exam, e.g. May 2026 Professional Examination',
   offenceRequired: 'Describe the offence',
   sanctionRequired: 'Enter the sanction',
   sanctionFromRequired: 'Enter the date the sanction starts',
   dateInvalid: 'Enter a real date',
   untilBeforeFrom: 'The sanction cannot end before it starts',
-  tooLong: 'This is too long',
   recorded: 'The offence is recorded.',
   removed: 'The offence is removed from the list.',
   notFound: 'There is no such offence in the list.',
 } as const;
 
 /** A row of the exam offenders list. `active`: the sanction runs today (Lagos time). */
-export interface OffenderRow {
-  id: number;
-  candidate_index: string;
-  candidate: {
-    id: number;
-    first_name: string;
-    middle_name: string | null;
-    last_name: string;
-    school: { code: string; name: string };
-    course_header: string;
-  };
-  exam: string;
+export interface OffenderRow extends ListedRow {
   offence: string;
   sanction: string;
   /** YYYY-MM-DD. */
@@ -55,7 +34,6 @@ export interface OffenderRow {
   /** YYYY-MM-DD, or null: indefinitely. */
   sanction_until: string | null;
   active: boolean;
-  created_at: string;
 }
 
 /** 2027-06-30 as 30/06/2027, the way the board writes dates. */

@@ -5,32 +5,25 @@
  * open and the school is not suspended; board admins at any time. The validator is in resits.validators.ts.
  */
 
+import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedCandidate, type ListedRow } from './listed';
+
 /** The papers of an exam that can be sat again, in the order the board prints them. */
 export const RESIT_PAPERS = ['Paper I', 'Paper II', 'Paper III', 'Practical', 'Oral', 'Project'] as const;
 export type ResitPaper = (typeof RESIT_PAPERS)[number];
 
+/** Each role's paths (a school admin lists only their school's rows); POST `{ candidate_index, exam, papers }`. */
 export const RESIT_PATHS = {
-  /** GET ?search=&page=&per_page= (a school admin sees only their school's); POST `{ candidate_index, exam, papers }`. */
-  list: {
-    admin: '/api/admin/resit-candidates',
-    school_admin: '/api/training-school-admin/resit-candidates',
-  },
-  /** POST: remove the row from the list (kept for the audit trail). */
-  remove: {
-    admin: (id: number) => `/api/admin/resit-candidates/${id}/remove`,
-    school_admin: (id: number) => `/api/training-school-admin/resit-candidates/${id}/remove`,
-  },
+  admin: listedPaths('/api/admin/resit-candidates'),
+  school_admin: listedPaths('/api/training-school-admin/resit-candidates'),
 } as const;
 
-export const RESIT_LIMITS = { candidateIndexMax: 40, examMax: 120, searchMax: 100 } as const;
+export const RESIT_LIMITS = LISTED_LIMITS;
 
 export const RESIT_MESSAGES = {
-  candidateIndexRequired: 'Enter the candidate index number',
-  candidateUnknown: 'There is no indexed candidate with this index number',
+  ...LISTED_MESSAGES,
   examRequired: 'Enter the exam, e.g. May 2027 Professional Examination',
   papersRequired: 'Choose at least one paper',
   paperUnknown: 'Choose papers from the list',
-  tooLong: 'This is too long',
   duplicate: 'This candidate already has a resit entry for this exam',
   registrationClosed: 'Registration is closed for this course header, so resit entries cannot be changed',
   schoolSuspended: 'Your training school is suspended, so resit entries cannot be changed',
@@ -39,19 +32,8 @@ export const RESIT_MESSAGES = {
   notFound: 'There is no such resit entry in the list.',
 } as const;
 
-export interface ResitRow {
-  id: number;
-  candidate_index: string;
-  candidate: {
-    id: number;
-    first_name: string;
-    middle_name: string | null;
-    last_name: string;
-    school: { code: string; name: string };
-    course_header: string;
-    registration_status: string;
-  };
-  exam: string;
+export interface ResitRow extends ListedRow {
+  /** `registration_status`: a school admin may change the row only while it is open. */
+  candidate: ListedCandidate & { registration_status: string };
   papers: ResitPaper[];
-  created_at: string;
 }

@@ -1,68 +1,30 @@
-import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { OFFENCE_LIMITS, OFFENDER_MESSAGES as M, type OffenderRow } from '../../contract/offenders';
+import { OFFENDER_MESSAGES as M, type OffenderRow } from '../../contract/offenders';
 import { offenceValidator } from '../../contract/offenders.validators';
 import { audit } from '../audit';
-import { searchConditions } from '../candidates/list';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, examOffences, trainingSchools } from '../db/schema';
+import { examOffences } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
-import { pageOf, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
+import { findIndexedCandidate, listPage, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { boardToday, sanctionRunsOn } from '../sanctions';
-
-/** An indexed candidate by index number as typed: exactly, or in capitals (index numbers are). */
-export async function findIndexedCandidate(db: Database, typed: string) {
-  const [row] = await db
-    .select({
-      id: candidates.id,
-      candidateIndex: candidates.candidateIndex,
-      trainingSchoolId: candidates.trainingSchoolId,
-      schoolStatus: trainingSchools.status,
-      registrationStatus: courseHeaders.registrationStatus,
-    })
-    .from(candidates)
-    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
-    .where(or(eq(candidates.candidateIndex, typed), eq(candidates.candidateIndex, typed.toUpperCase())))
-    .limit(1);
-  return row ?? null;
-}
 
 /** The list's rows with their candidate, school and course header; `active` as of `today`. */
 const selectOffenders = (db: Database, today: string) =>
-  db
-    .select({
-      offence: examOffences,
-      active: sql<boolean>`coalesce(${sanctionRunsOn(today)}, false)`,
-      candidateIndex: candidates.candidateIndex,
-      firstName: candidates.first_name,
-      middleName: candidates.middle_name,
-      lastName: candidates.last_name,
-      schoolCode: trainingSchools.code,
-      schoolName: trainingSchools.name,
-      courseHeader: courseHeaders.code,
-    })
-    .from(examOffences)
-    .innerJoin(candidates, eq(candidates.id, examOffences.candidateId))
-    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId));
+  selectListed(db, examOffences, {
+    offence: examOffences,
+    active: sql<boolean>`coalesce(${sanctionRunsOn(today)}, false)`,
+  });
 
 function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[number]): OffenderRow {
   const o = row.offence;
   return {
     id: o.id,
     candidate_index: row.candidateIndex,
-    candidate: {
-      id: o.candidateId,
-      first_name: row.firstName,
-      middle_name: row.middleName,
-      last_name: row.lastName,
-      school: { code: row.schoolCode, name: row.schoolName },
-      course_header: row.courseHeader,
-    },
+    candidate: toListedCandidate(o.candidateId, row),
     exam: o.exam,
     offence: o.offence,
     sanction: o.sanction,
@@ -90,25 +52,9 @@ async function loadOffender(db: Database, id: number): Promise<OffenderRow | nul
 }
 
 /** GET ?search=&page=&per_page=: the listed offences (not removed), newest first. */
-async function listOffenders(c: AppContext) {
-  const search = (c.req.query('search') ?? '').trim();
-  if (search.length > OFFENCE_LIMITS.searchMax) return invalid(c, { search: [M.tooLong] });
-  const paging = readPaging(c);
-  const db = c.get('deps').database.db;
-  const conditions: SQL[] = [isNull(examOffences.removedAt)];
-  if (search) conditions.push(...searchConditions(search));
-  const where = and(...conditions);
-  const rows = await selectOffenders(db, boardToday())
-    .where(where)
-    .orderBy(desc(examOffences.id))
-    .limit(paging.perPage)
-    .offset(paging.offset);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(examOffences)
-    .innerJoin(candidates, eq(candidates.id, examOffences.candidateId))
-    .where(where);
-  return ok(c, pageOf(rows.map(toOffenderRow), paging, total));
+function listOffenders(c: AppContext) {
+  const rows = selectOffenders(c.get('deps').database.db, boardToday());
+  return listPage(c, { kind: 'board' }, examOffences, rows, toOffenderRow);
 }
 
 /** POST: record an offence against an indexed candidate, by index number. */
@@ -149,24 +95,14 @@ async function recordOffence(c: AppContext) {
 async function removeOffence(c: AppContext) {
   const id = idParam(c);
   if (!id) return refuse(c, 404, M.notFound);
-  const caller = callerOf(c);
-  const db = c.get('deps').database.db;
-  const removed = await db.transaction(async (tx) => {
+  const removed = await c.get('deps').database.db.transaction(async (tx) => {
     const before = await loadOffender(tx, id);
-    const [row] = await tx
-      .update(examOffences)
-      .set({ removedAt: sql`now()`, removedBy: caller.userId })
-      .where(and(eq(examOffences.id, id), isNull(examOffences.removedAt)))
-      .returning({ removedAt: examOffences.removedAt });
-    if (!row || !before) return false;
-    await audit(tx, auditActor(c), {
+    if (!before) return false;
+    return removeFromList(tx, c, examOffences, id, {
       action: 'exam_offence.removed',
       entity: 'exam_offence',
-      entityId: id,
-      before: { ...auditSnapshot(before), removed_at: null },
-      after: { removed_at: row.removedAt!.toISOString(), removed_by: caller.userId },
+      before: auditSnapshot(before),
     });
-    return true;
   });
   if (!removed) return refuse(c, 404, M.notFound);
   return ok(c, undefined, M.removed);

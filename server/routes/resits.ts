@@ -1,53 +1,30 @@
-import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { sanctionBlocksMessage } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
-import { RESIT_LIMITS, RESIT_MESSAGES as M, type ResitPaper, type ResitRow } from '../../contract/resits';
+import { RESIT_MESSAGES as M, type ResitPaper, type ResitRow } from '../../contract/resits';
 import { inPaperOrder, resitValidator } from '../../contract/resits.validators';
 import { audit } from '../audit';
-import { searchConditions } from '../candidates/list';
+import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, resits, trainingSchools } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv, type Caller } from '../http/context';
-import { pageOf, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
+import { findIndexedCandidate, listPage, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { activeSanction } from '../sanctions';
-import { findIndexedCandidate } from './offenders';
 
+/** The list's rows with their candidate, school and course header (whose registration may lock them). */
 const selectResits = (db: Database) =>
-  db
-    .select({
-      resit: resits,
-      candidateIndex: candidates.candidateIndex,
-      firstName: candidates.first_name,
-      middleName: candidates.middle_name,
-      lastName: candidates.last_name,
-      schoolCode: trainingSchools.code,
-      schoolName: trainingSchools.name,
-      courseHeader: courseHeaders.code,
-      registrationStatus: courseHeaders.registrationStatus,
-    })
-    .from(resits)
-    .innerJoin(candidates, eq(candidates.id, resits.candidateId))
-    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId));
+  selectListed(db, resits, { resit: resits, registrationStatus: courseHeaders.registrationStatus });
 
 function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]): ResitRow {
   const r = row.resit;
   return {
     id: r.id,
     candidate_index: row.candidateIndex,
-    candidate: {
-      id: r.candidateId,
-      first_name: row.firstName,
-      middle_name: row.middleName,
-      last_name: row.lastName,
-      school: { code: row.schoolCode, name: row.schoolName },
-      course_header: row.courseHeader,
-      registration_status: row.registrationStatus,
-    },
+    candidate: { ...toListedCandidate(r.candidateId, row), registration_status: row.registrationStatus },
     exam: r.exam,
     papers: r.papers as ResitPaper[],
     created_at: r.createdAt.toISOString(),
@@ -79,30 +56,10 @@ function schoolRefusal(
 }
 
 /** GET ?search=&page=&per_page=: listed entries, newest first; a school admin's, their school's only. */
-async function listResits(c: AppContext, role: Role) {
-  const search = (c.req.query('search') ?? '').trim();
-  if (search.length > RESIT_LIMITS.searchMax) return invalid(c, { search: [M.tooLong] });
-  const paging = readPaging(c);
-  const caller = callerOf(c);
-  const db = c.get('deps').database.db;
-  const conditions: SQL[] = [isNull(resits.removedAt)];
-  if (role === 'school_admin') {
-    if (caller.trainingSchoolId === null) return ok(c, pageOf([], paging, 0));
-    conditions.push(eq(candidates.trainingSchoolId, caller.trainingSchoolId));
-  }
-  if (search) conditions.push(...searchConditions(search));
-  const where = and(...conditions);
-  const rows = await selectResits(db)
-    .where(where)
-    .orderBy(desc(resits.id))
-    .limit(paging.perPage)
-    .offset(paging.offset);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(resits)
-    .innerJoin(candidates, eq(candidates.id, resits.candidateId))
-    .where(where);
-  return ok(c, pageOf(rows.map(toResitRow), paging, total));
+function listResits(c: AppContext, role: Role) {
+  const scope: ListScope =
+    role === 'admin' ? { kind: 'board' } : { kind: 'school', schoolId: callerOf(c).trainingSchoolId };
+  return listPage(c, scope, resits, selectResits(c.get('deps').database.db), toResitRow);
 }
 
 /** POST: a resit entry for an indexed candidate (a school admin: their own school's only). */
@@ -172,17 +129,10 @@ async function removeResit(c: AppContext, role: Role) {
     const refusal = schoolRefusal(caller, row);
     if (refusal) return { status: 403, message: refusal };
     const before = (await loadResit(tx, id))!;
-    const [removed] = await tx
-      .update(resits)
-      .set({ removedAt: sql`now()`, removedBy: caller.userId })
-      .where(and(eq(resits.id, id), isNull(resits.removedAt)))
-      .returning({ removedAt: resits.removedAt });
-    await audit(tx, auditActor(c), {
+    await removeFromList(tx, c, resits, id, {
       action: 'resit.removed',
       entity: 'resit',
-      entityId: id,
-      before: { ...auditSnapshot(before), removed_at: null },
-      after: { removed_at: removed.removedAt!.toISOString(), removed_by: caller.userId },
+      before: auditSnapshot(before),
     });
     return { status: 'done' };
   });

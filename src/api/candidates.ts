@@ -1,4 +1,3 @@
-import { errors } from '@vinejs/vine';
 import { fromCallback, fromPromise } from 'xstate';
 import {
   CANDIDATE_PATHS,
@@ -7,7 +6,7 @@ import {
   type CandidateRow,
 } from '../../contract/candidates';
 import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
-import type { ApiFailure, FieldMessages } from '../../contract/envelope';
+import { checkInBrowser } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { Role } from '../../contract/roles';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
@@ -18,23 +17,9 @@ import { readToken } from './cookies';
 /** The candidate form's I/O (machines/candidateForm.machine.ts) and the lists' row actions. */
 
 /** The spec's rules, in the browser, with the same validator the server runs. */
-export const validateCandidate = fromPromise<void, FormValues>(async ({ input }) => {
-  try {
-    await candidateValidator.validate(normaliseCandidateInput(input));
-  } catch (error) {
-    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
-    const fields: FieldMessages = {};
-    for (const item of error.messages as { field: string; message: string }[]) {
-      (fields[item.field] ??= []).push(item.message);
-    }
-    const failure: ApiFailure = {
-      status: 422,
-      message: 'Some fields need your attention.',
-      fields,
-    };
-    throw failure;
-  }
-});
+export const validateCandidate = fromPromise<void, FormValues>(({ input }) =>
+  checkInBrowser(candidateValidator, normaliseCandidateInput(input)),
+);
 
 /** The multipart upload, with progress (fetch cannot report upload progress; XMLHttpRequest can). */
 export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateInput>(

@@ -1,4 +1,3 @@
-import { errors } from '@vinejs/vine';
 import {
   COURSE_PATHS,
   type CourseHeaderRow,
@@ -6,9 +5,9 @@ import {
   type CourseStatusField,
 } from '../../contract/courses';
 import { courseHeaderValidator } from '../../contract/courses.validators';
-import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import type { FormValues } from '../../machines/formDialog.machine';
 import { call } from './client';
+import { checkInBrowser, messageOf } from './listForms';
 
 /** The course headers page's I/O: the dialog's save and each row's status saves. */
 
@@ -18,23 +17,13 @@ import { call } from './client';
  */
 export async function saveCourseHeader(values: FormValues): Promise<{ message?: string }> {
   const body = { code: values.code, title: values.title };
-  try {
-    await courseHeaderValidator.validate(body);
-  } catch (error) {
-    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
-    const fields: FieldMessages = {};
-    for (const item of error.messages as { field: string; message: string }[]) {
-      (fields[item.field] ??= []).push(item.message);
-    }
-    const failure: ApiFailure = { status: 422, message: 'Some fields need your attention.', fields };
-    throw failure;
-  }
+  await checkInBrowser(courseHeaderValidator, body);
   const id = Number(values.id);
   const response = await call<CourseHeaderRow>(id ? COURSE_PATHS.one(id) : COURSE_PATHS.list, {
     method: 'POST',
     body,
   });
-  return { message: typeof response.message === 'string' ? response.message : undefined };
+  return { message: messageOf(response) };
 }
 
 /** One status of one row; resolves with the value the server now holds. */
@@ -50,6 +39,6 @@ export async function saveCourseStatus(input: {
   });
   return {
     value: response.data![field],
-    message: typeof response.message === 'string' ? response.message : undefined,
+    message: messageOf(response),
   };
 }

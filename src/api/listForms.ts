@@ -1,14 +1,16 @@
 import { errors } from '@vinejs/vine';
 import type { ApiFailure, Envelope, FieldMessages } from '../../contract/envelope';
 
-/** The I/O shared by the exam offenders and resit candidates pages: their add forms and row removals. */
+/** The I/O shared by the pages' forms and lists: the browser's check before a submit, the server's
+ * message, and a row action's toast. */
 
 export const messageOf = (response: Envelope) =>
   typeof response.message === 'string' ? response.message : undefined;
 
 /**
  * The contract's validator, in the browser, before the call: the same messages the server would send,
- * without the round trip. What only the server can check (the index number) it checks after.
+ * without the round trip, as the 422 the server would answer. What only the server can check (an index
+ * number, a duplicate) it checks after.
  */
 export async function checkInBrowser<T>(
   validator: { validate(data: unknown): Promise<T> },

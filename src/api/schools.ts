@@ -1,6 +1,4 @@
-import { errors } from '@vinejs/vine';
 import { fromPromise } from 'xstate';
-import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import {
   RESET_PASSWORD_PATH,
   SCHOOL_PATHS,
@@ -14,6 +12,7 @@ import {
 } from '../../contract/schools.validators';
 import type { FormValues } from '../../machines/formDialog.machine';
 import { call } from './client';
+import { checkInBrowser, messageOf } from './listForms';
 
 /** The training-school page's I/O: the row toggles' saves and the dialogs' submits. */
 
@@ -41,28 +40,10 @@ export const updateAdminActive = fromPromise<{ value: string; message?: string }
   },
 );
 
-const messageOf = (response: { message?: unknown }) =>
-  typeof response.message === 'string' ? response.message : undefined;
-
 const text = (values: FormValues, name: string) => {
   const value = values[name];
   return typeof value === 'string' ? value : '';
 };
-
-/** The contract's validator in the browser first, so the messages come before any round trip. */
-async function check(validator: { validate(data: unknown): Promise<unknown> }, body: Record<string, string>) {
-  try {
-    await validator.validate(body);
-  } catch (error) {
-    if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
-    const fields: FieldMessages = {};
-    for (const item of error.messages as { field: string; message: string }[]) {
-      (fields[item.field] ??= []).push(item.message);
-    }
-    const failure: ApiFailure = { status: 422, message: 'Some fields need your attention.', fields };
-    throw failure;
-  }
-}
 
 const SCHOOL_FIELDS = ['code', 'name', 'state', 'country', 'address', 'contact_email', 'contact_phone'];
 
@@ -73,7 +54,7 @@ const SCHOOL_FIELDS = ['code', 'name', 'state', 'country', 'address', 'contact_e
 export const submitSchool = (then: () => void) =>
   fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
     const body = Object.fromEntries(SCHOOL_FIELDS.map((name) => [name, text(input, name)]));
-    await check(schoolValidator, body);
+    await checkInBrowser(schoolValidator, body);
     const id = Number(text(input, 'id'));
     const response = await call(id ? SCHOOL_PATHS.one(id) : SCHOOL_PATHS.list, { method: 'POST', body });
     then();
@@ -88,7 +69,7 @@ export const submitSchoolAdmin = (then: () => void) =>
       email: text(input, 'email'),
       phone_number: text(input, 'phone_number'),
     };
-    await check(schoolAdminValidator, body);
+    await checkInBrowser(schoolAdminValidator, body);
     const response = await call(SCHOOL_PATHS.admins(Number(text(input, 'school_id'))), {
       method: 'POST',
       body,
@@ -114,7 +95,7 @@ export const resetPassword = fromPromise<{ message?: string }, FormValues>(async
     password: text(input, 'password'),
     password_confirmation: text(input, 'password_confirmation'),
   };
-  await check(resetPasswordValidator, body);
+  await checkInBrowser(resetPasswordValidator, body);
   const response = await call(RESET_PASSWORD_PATH, { method: 'POST', body });
   return { message: messageOf(response) };
 });

@@ -1,95 +1,63 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
-import type { Page } from '../../contract/pagination';
-import { listMachine } from '../../machines/list.machine';
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
-import { pageFetcher } from '../api/lists';
-import { Alert, Button } from '../ui/controls';
-import { Pagination } from '../ui/Pagination';
+import { Button } from '../ui/controls';
+import { PagedList, usePagedList } from './pagedList';
 
 type Tab = 'unread' | 'read';
 
 function NotificationList({ tab }: { tab: Tab }) {
   const { unreadCount } = useActors();
-  const list = useActorRef(
-    listMachine.provide({
-      actors: {
-        fetchPage: pageFetcher(NOTIFICATION_PATHS[tab]),
-        act: markRead(() => unreadCount.send({ type: 'unread.refresh' })),
-      },
-    }),
-    { input: {} },
+  const { list, view } = usePagedList<BoardNotification>(
+    NOTIFICATION_PATHS[tab],
+    markRead(() => unreadCount.send({ type: 'unread.refresh' })),
   );
-  const view = useSelector(list, (s) => ({
-    loading: s.hasTag('loading'),
-    busy: s.hasTag('busy'),
-    data: s.context.data as Page<BoardNotification> | null,
-    error: s.context.error,
-  }));
   const act = (payload: { id?: number; all?: true }) =>
     list.send({ type: 'list.act', action: 'markRead', payload });
 
-  if (view.error && !view.data) {
-    return (
-      <Alert tone="error">
-        {view.error}{' '}
-        <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  if (!view.data) return <p className="text-slate-500">Loading…</p>;
   return (
-    <div aria-busy={view.loading || view.busy || undefined}>
-      {view.error && (
-        <div className="mb-3">
-          <Alert tone="error">{view.error}</Alert>
-        </div>
+    <PagedList list={list} view={view}>
+      {(page) => (
+        <>
+          {tab === 'unread' && page.total > 0 && (
+            <div className="mb-3 flex justify-end">
+              <Button variant="secondary" disabled={view.busy} onClick={() => act({ all: true })}>
+                Mark all as read
+              </Button>
+            </div>
+          )}
+          {page.items.length === 0 ? (
+            <p className="rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">
+              {tab === 'unread' ? 'No unread notifications.' : 'No read notifications yet.'}
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-200 rounded-md bg-white ring-1 ring-slate-200">
+              {page.items.map((item) => (
+                <li
+                  key={item.id}
+                  className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between"
+                >
+                  <div className="min-w-0">
+                    <p className="font-medium">{item.title}</p>
+                    <p className="text-xs text-slate-500">
+                      {item.school ? `${item.school.name} (${item.school.code}) · ` : ''}
+                      {new Date(item.created_at).toLocaleString()}
+                    </p>
+                    <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
+                  </div>
+                  {tab === 'unread' && (
+                    <Button variant="secondary" disabled={view.busy} onClick={() => act({ id: item.id })}>
+                      Mark as read
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
-      {tab === 'unread' && view.data.total > 0 && (
-        <div className="mb-3 flex justify-end">
-          <Button variant="secondary" disabled={view.busy} onClick={() => act({ all: true })}>
-            Mark all as read
-          </Button>
-        </div>
-      )}
-      {view.data.items.length === 0 ? (
-        <p className="rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">
-          {tab === 'unread' ? 'No unread notifications.' : 'No read notifications yet.'}
-        </p>
-      ) : (
-        <ul className="divide-y divide-slate-200 rounded-md bg-white ring-1 ring-slate-200">
-          {view.data.items.map((item) => (
-            <li
-              key={item.id}
-              className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:justify-between"
-            >
-              <div className="min-w-0">
-                <p className="font-medium">{item.title}</p>
-                <p className="text-xs text-slate-500">
-                  {item.school ? `${item.school.name} (${item.school.code}) · ` : ''}
-                  {new Date(item.created_at).toLocaleString()}
-                </p>
-                <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
-              </div>
-              {tab === 'unread' && (
-                <Button variant="secondary" disabled={view.busy} onClick={() => act({ id: item.id })}>
-                  Mark as read
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pagination
-        data={view.data}
-        busy={view.loading}
-        onPage={(page) => list.send({ type: 'list.page', page })}
-      />
-    </div>
+    </PagedList>
   );
 }
 

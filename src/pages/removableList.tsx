@@ -1,106 +1,139 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useActorRef } from '@xstate/react';
+import { useState, type ReactNode } from 'react';
 import type { PromiseActorLogic } from 'xstate';
-import type { Page } from '../../contract/pagination';
-import { listMachine, type ListAction } from '../../machines/list.machine';
-import { pageFetcher } from '../api/lists';
-import { Alert, Button, TextField } from '../ui/controls';
+import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
+import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
+import { removeFromList } from '../api/listedRows';
+import { useNotify } from '../app/notify';
+import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Pagination } from '../ui/Pagination';
+import { SearchForm } from '../ui/ListView';
+import { PageFormDialog } from '../ui/PageFormDialog';
+import { PagedList, usePagedList } from './pagedList';
 
 /**
  * What the exam offenders and resit candidates pages share: a searched, paged list (the list machine)
- * whose rows can be removed one at a time (`list.act`), each after a confirmation.
+ * of rows about one candidate each, added through the page's dialog and removed one at a time
+ * (`list.act`), each after a confirmation.
  */
-export function useRemovableList<Row extends { id: number }>(
-  path: string,
-  remove: PromiseActorLogic<{ message?: string }, ListAction>,
-) {
-  const list = useActorRef(listMachine.provide({ actors: { fetchPage: pageFetcher(path), act: remove } }), {
-    input: {},
-  });
-  const view = useSelector(list, (s) => ({
-    loading: s.hasTag('loading'),
-    busy: s.hasTag('busy'),
-    data: s.context.data as Page<Row> | null,
-    error: s.context.error,
-    search: s.context.query.filters.search ?? '',
-  }));
-  return { list, view };
+
+export const candidateName = (c: ListedCandidate) =>
+  [c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ');
+
+/** The add dialog, opened by a button of the same label. `submit` is told what to do once the row is added. */
+export interface AddDialog {
+  label: string;
+  submitLabel: string;
+  busyLabel: string;
+  successMessage: string;
+  submit: (then: () => void) => PromiseActorLogic<{ message?: string }, FormValues>;
 }
 
-/** The list's search: one box, by name or index number. */
-export function SearchForm({ search, onSearch }: { search: string; onSearch: (search: string) => void }) {
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    onSearch(String(new FormData(event.currentTarget).get('search') ?? '').trim());
-  };
-  return (
-    <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-3">
-      <div className="w-72 max-w-full">
-        <TextField label="Name or index number" name="search" type="search" defaultValue={search} />
-      </div>
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </form>
-  );
+/** A column after the index number and the name. */
+export interface Column<Row> {
+  header: string;
+  cell: (row: Row) => ReactNode;
 }
-
-type ListRef = ReturnType<typeof useRemovableList>['list'];
 
 /**
- * Loading, a failure with a retry, or the table with its pages; a row action's failure sits above the
- * rows that stayed. `confirm` is the row waiting for the user's yes, if any.
+ * The page: its title, the search and the add button, then the table (index number, name, `columns`,
+ * and each row's remove button), the confirmation a removal asks for, and the add dialog with `fields`.
+ * `lockedBecause` says why a row cannot be removed now, if it cannot.
  */
-export function RemovableList<Row extends { id: number }>({
-  list,
-  view,
+export function RemovableListPage<Row extends ListedRow>({
+  title,
+  paths,
+  add,
+  fields,
   empty,
-  table,
+  columns,
+  rowName,
+  lockedBecause = () => undefined,
   confirm,
 }: {
-  list: ListRef;
-  view: ReturnType<typeof useRemovableList<Row>>['view'];
-  empty: string;
-  table: (rows: Row[], askRemove: (row: Row) => void) => ReactNode;
-  confirm: (row: Row) => { title: string; text: ReactNode };
+  title: string;
+  paths: ListedPaths;
+  add: AddDialog;
+  fields: (fieldError: (name: string) => string | undefined) => ReactNode;
+  empty: { none: string; noMatch: string };
+  columns: Column<Row>[];
+  rowName: (row: Row) => string;
+  lockedBecause?: (row: Row) => string | undefined;
+  confirm: (row: Row) => ReactNode;
 }) {
+  const { list, view } = usePagedList<Row>(paths.list, removeFromList(paths));
+  const form = useActorRef(
+    formDialogMachine.provide({ actors: { submit: add.submit(() => list.send({ type: 'list.refresh' })) } }),
+    { input: { successMessage: add.successMessage } },
+  );
+  useNotify(form);
   const [pending, setPending] = useState<Row | null>(null);
-  if (view.error && !view.data) {
-    return (
-      <Alert tone="error">
-        {view.error}{' '}
-        <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  if (!view.data) return <p className="text-slate-500">Loading…</p>;
-  const asked = pending ? confirm(pending) : null;
   return (
-    <div aria-busy={view.loading || view.busy || undefined}>
-      {view.error && (
-        <div className="mb-3">
-          <Alert tone="error">{view.error}</Alert>
-        </div>
-      )}
-      {view.data.items.length === 0 ? (
-        <p className="rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">{empty}</p>
-      ) : (
-        <div className="overflow-x-auto rounded-md bg-white ring-1 ring-slate-200">
-          {table(view.data.items, setPending)}
-        </div>
-      )}
-      <Pagination
-        data={view.data}
-        busy={view.loading}
-        onPage={(page) => list.send({ type: 'list.page', page })}
-      />
+    <section>
+      <h1 className="mb-4 text-2xl font-semibold">{title}</h1>
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
+        <SearchForm
+          className="flex flex-wrap items-end gap-3"
+          onSearch={(filters) => list.send({ type: 'list.filter', filters })}
+        >
+          <div className="w-72 max-w-full">
+            <TextField label="Name or index number" name="search" type="search" defaultValue={view.search} />
+          </div>
+        </SearchForm>
+        <Button onClick={() => form.send({ type: 'form.open' })}>{add.label}</Button>
+      </div>
+      <PagedList list={list} view={view}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <p className="rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">
+              {view.search ? empty.noMatch : empty.none}
+            </p>
+          ) : (
+            <div className="overflow-x-auto rounded-md bg-white ring-1 ring-slate-200">
+              <table className="min-w-full divide-y divide-slate-200 text-sm">
+                <thead className="bg-slate-50">
+                  <tr>
+                    <Th>Index number</Th>
+                    <Th>Name</Th>
+                    {columns.map((column) => (
+                      <Th key={column.header}>{column.header}</Th>
+                    ))}
+                    <Th>
+                      <span className="sr-only">Actions</span>
+                    </Th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {page.items.map((row) => (
+                    <tr key={row.id}>
+                      <Td>{row.candidate_index}</Td>
+                      <Td>{candidateName(row.candidate)}</Td>
+                      {columns.map((column) => (
+                        <Td key={column.header}>{column.cell(row)}</Td>
+                      ))}
+                      <Td>
+                        <Button
+                          variant="secondary"
+                          className="whitespace-nowrap px-2 py-1"
+                          disabled={view.busy || lockedBecause(row) !== undefined}
+                          title={lockedBecause(row)}
+                          aria-label={`Remove from the list: ${rowName(row)}`}
+                          onClick={() => setPending(row)}
+                        >
+                          Remove from the list
+                        </Button>
+                      </Td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </PagedList>
       <ConfirmDialog
         open={pending !== null}
-        title={asked?.title ?? ''}
+        title="Remove from the list"
         confirmLabel="Remove"
         onCancel={() => setPending(null)}
         onConfirm={() => {
@@ -108,18 +141,36 @@ export function RemovableList<Row extends { id: number }>({
           setPending(null);
         }}
       >
-        {asked?.text}
+        {pending && confirm(pending)}
       </ConfirmDialog>
-    </div>
+      <PageFormDialog
+        actor={form}
+        title={add.label}
+        submitLabel={add.submitLabel}
+        busyLabel={add.busyLabel}
+        closeLabel="Cancel"
+      >
+        {fields}
+      </PageFormDialog>
+    </section>
   );
 }
 
-/** A table header cell and a body cell in the lists' look. */
-export const Th = ({ children }: { children: ReactNode }) => (
+/** The add dialog's index number field. */
+export const CandidateIndexField = ({ error }: { error?: string }) => (
+  <TextField
+    label="Candidate index number"
+    name="candidate_index"
+    maxLength={LISTED_LIMITS.candidateIndexMax}
+    hint="e.g. WHB/26/A1/000123"
+    autoComplete="off"
+    error={error}
+  />
+);
+
+const Th = ({ children }: { children: ReactNode }) => (
   <th scope="col" className="px-4 py-2 text-left font-medium text-slate-600">
     {children}
   </th>
 );
-export const Td = ({ children }: { children: ReactNode }) => (
-  <td className="px-4 py-2 align-top">{children}</td>
-);
+const Td = ({ children }: { children: ReactNode }) => <td className="px-4 py-2 align-top">{children}</td>;

@@ -9,10 +9,10 @@ import { Modal } from './Modal';
 export const REPEATED_VALUE_SEPARATOR = '\n';
 
 /**
- * The dialog around a page's own form dialog actor (the shell's FormDialog serves the app-wide ones):
- * open while the machine is open, its buttons from the machine's state. A name given more than once
- * arrives as one text of its values, one a line. Field messages of a list's items (`papers.0`) show
- * beside the list.
+ * The dialog around a form dialog actor, a page's own or (through FormDialog) an app-wide one: open
+ * while the machine is open, its buttons from the machine's state, the form's values sent as they are
+ * (files included). A name given more than once arrives as one text of its values, one a line. Field
+ * messages of a list's items (`papers.0`) show beside the list.
  */
 export function PageFormDialog({
   actor,

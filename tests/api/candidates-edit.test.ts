@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_MESSAGES as M,
@@ -9,12 +9,13 @@ import {
 } from '../../contract/candidates';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, candidates, courseHeaders, files, trainingSchools } from '../../server/db/schema';
+import { candidates, courseHeaders, files, trainingSchools } from '../../server/db/schema';
 import {
   addUser,
   candidateForm,
   fetchRaw,
   JPEG,
+  lastAudit,
   PDF,
   PNG,
   pngOfSize,
@@ -79,16 +80,6 @@ const read = (id: number | string, token = tokens.admin) =>
 
 const keyOf = (url: string) => url.replace(/^\/files\//, '');
 
-const lastAudit = async (action: string, id: number) => {
-  const [entry] = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(id))))
-    .orderBy(desc(auditLog.id))
-    .limit(1);
-  return entry;
-};
-
 describe('GET /api/admin/candidates/:id', () => {
   it('answers the whole record: row facts, every text field, and the uploads as /files/ URLs', async () => {
     const record = await indexed(
@@ -150,7 +141,7 @@ describe('editing a candidate (POST /api/admin/candidates/:id, _method=PUT)', ()
     expect(updated.uploads).toEqual(record.uploads);
     expect((await read(record.id)).body.data).toEqual(updated);
 
-    const entry = await lastAudit('candidate.updated', record.id);
+    const entry = await lastAudit(t, 'candidate.updated', record.id);
     expect(entry).toMatchObject({ entity: 'candidate', actorId: await userIdOf(t, 'admin@example.org') });
     const photoKey = keyOf(record.uploads.photo!.url);
     expect(entry.before).toEqual({
@@ -190,7 +181,7 @@ describe('editing a candidate (POST /api/admin/candidates/:id, _method=PUT)', ()
     expect(served.status).toBe(200);
     expect(served.bytes).toEqual(JPEG);
 
-    const entry = await lastAudit('candidate.updated', record.id);
+    const entry = await lastAudit(t, 'candidate.updated', record.id);
     expect((entry.before as { uploads: object }).uploads).toMatchObject({ photo: oldPhoto });
     expect((entry.after as { uploads: object }).uploads).toMatchObject({
       photo: keyOf(updated.uploads.photo!.url),
@@ -312,7 +303,7 @@ describe('verification (POST /api/admin/candidates/:id/verification)', () => {
     const [row] = await db().select().from(candidates).where(eq(candidates.id, record.id));
     expect(row).toMatchObject({ verified: true, verifiedBy: await userIdOf(t, 'admin@example.org') });
     expect(row.verifiedAt).toBeInstanceOf(Date);
-    expect(await lastAudit('candidate.verification_changed', record.id)).toMatchObject({
+    expect(await lastAudit(t, 'candidate.verification_changed', record.id)).toMatchObject({
       before: { verified: false },
       after: { verified: true },
     });
@@ -347,7 +338,7 @@ describe('verification (POST /api/admin/candidates/:id/verification)', () => {
     const record = await indexed();
     const response = await verify(record.id, { verified: false });
     expect(response.body.data.verified).toBe(false);
-    expect(await lastAudit('candidate.verification_changed', record.id)).toBeUndefined();
+    expect(await lastAudit(t, 'candidate.verification_changed', record.id)).toBeUndefined();
   });
 
   it.each([{}, { verified: 'maybe' }, { verified: null }])(

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import {
@@ -9,9 +9,8 @@ import {
   type CourseStatusField,
 } from '../../contract/courses';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
-import { issueToken } from '../../server/auth/tokens';
 import { auditLog, candidates, courseHeaders } from '../../server/db/schema';
-import { candidateForm, seedCandidates, uniqueFirstName, userIdOf } from './fixtures';
+import { candidateForm, demoSignIns, lastAudit, seedCandidates, uniqueFirstName } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -28,9 +27,7 @@ let adminId = 0;
 
 beforeAll(async () => {
   t = await startTestPortal();
-  adminId = await userIdOf(t, 'admin@example.org');
-  admin = (await issueToken(db(), adminId, 60)).token;
-  school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
+  ({ adminId, admin, school1: school } = await demoSignIns(t));
 });
 afterAll(() => t?.close());
 
@@ -43,15 +40,6 @@ const setStatus = (id: number, field: CourseStatusField, value: unknown, token =
 
 const idOf = async (code: string) =>
   (await db().select({ id: courseHeaders.id }).from(courseHeaders).where(eq(courseHeaders.code, code)))[0].id;
-const lastAudit = async (action: string, id: number) =>
-  (
-    await db()
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(id))))
-      .orderBy(desc(auditLog.id))
-      .limit(1)
-  )[0];
 const auditCount = async (id: number) =>
   (
     await db()
@@ -119,7 +107,7 @@ describe('create', () => {
       },
     });
     const id = response.body.data.id;
-    expect(await lastAudit('course_header.created', id)).toMatchObject({
+    expect(await lastAudit(t, 'course_header.created', id)).toMatchObject({
       actorId: adminId,
       impersonatorId: null,
       entity: 'course_header',
@@ -163,7 +151,7 @@ describe('edit', () => {
       message: M.updated,
       data: { id, code: 'D2', title: 'Dental Nursing' },
     });
-    expect(await lastAudit('course_header.updated', id)).toMatchObject({
+    expect(await lastAudit(t, 'course_header.updated', id)).toMatchObject({
       actorId: adminId,
       impersonatorId: null,
       before: { code: 'D1', title: 'Draft course' },
@@ -246,7 +234,7 @@ describe('the statuses', () => {
         message: statusChangedMessage(code, field, 'closed'),
         data: { id, code, [field]: 'closed', [other]: 'open' },
       });
-      expect(await lastAudit(`course_header.${field}_changed`, id)).toMatchObject({
+      expect(await lastAudit(t, `course_header.${field}_changed`, id)).toMatchObject({
         actorId: adminId,
         impersonatorId: null,
         entity: 'course_header',

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCandidateIndex } from '../../contract/candidates';
 import { hashPassword } from '../../server/auth/secrets';
-import { candidates, courseHeaders, trainingSchools, users } from '../../server/db/schema';
+import { issueToken } from '../../server/auth/tokens';
+import { auditLog, candidates, courseHeaders, trainingSchools, users } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 import type { TestPortal } from './portal';
 import { VALID_CANDIDATE } from '../fixtures/candidate';
@@ -56,6 +57,38 @@ export async function userIdOf(t: TestPortal, email: string): Promise<number> {
   const [row] = await t.portal.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
   if (!row) throw new Error(`No user ${email}`);
   return row.id;
+}
+
+/** The demo's board admin and SHT-IB school admin, signed in for an hour. */
+export async function demoSignIns(t: TestPortal) {
+  const db = t.portal.database.db;
+  const adminId = await userIdOf(t, 'admin@example.org');
+  return {
+    adminId,
+    admin: (await issueToken(db, adminId, 60)).token,
+    school1: (await issueToken(db, await userIdOf(t, 'school1@example.org'), 60)).token,
+  };
+}
+
+export async function schoolIdOf(t: TestPortal, code: string): Promise<number> {
+  const db = t.portal.database.db;
+  const [row] = await db
+    .select({ id: trainingSchools.id })
+    .from(trainingSchools)
+    .where(eq(trainingSchools.code, code));
+  if (!row) throw new Error(`No school ${code}`);
+  return row.id;
+}
+
+/** The newest audit entry of `action` on the entity `entityId`. */
+export async function lastAudit(t: TestPortal, action: string, entityId: number) {
+  const [row] = await t.portal.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  return row;
 }
 
 /** Another user beside the demo's three, with the demo password. */
@@ -196,4 +229,13 @@ export async function seedCandidates(t: TestPortal, rows: SeededCandidate[]): Pr
     ids.push(inserted.id);
   }
   return ids;
+}
+
+/** A seeded candidate's index number: what the exam offenders and resit candidates lists are added by. */
+export async function candidateIndexOf(t: TestPortal, id: number): Promise<string> {
+  const [row] = await t.portal.database.db
+    .select({ index: candidates.candidateIndex })
+    .from(candidates)
+    .where(eq(candidates.id, id));
+  return row.index;
 }

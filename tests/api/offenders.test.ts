@@ -1,11 +1,11 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS } from '../../contract/candidates';
 import { OFFENDER_MESSAGES as M, OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, candidates, examOffences } from '../../server/db/schema';
+import { candidates, examOffences } from '../../server/db/schema';
 import { boardToday } from '../../server/sanctions';
-import { seedCandidates, userIdOf } from './fixtures';
+import { candidateIndexOf, lastAudit, seedCandidates, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -20,9 +20,6 @@ const ids = {} as Record<'admin' | 'school1', number>;
 /** Candidates of SHT-IB (school1's school) and one of CHT-CA. */
 const ib: number[] = [];
 let ca: number;
-const indexOf = async (id: number) =>
-  (await db().select({ index: candidates.candidateIndex }).from(candidates).where(eq(candidates.id, id)))[0]
-    .index;
 
 /** The day `days` after the board's today, YYYY-MM-DD. */
 function day(days: number): string {
@@ -62,7 +59,7 @@ beforeEach(async () => {
 });
 
 const validOffence = async (candidateId: number, overrides: Record<string, unknown> = {}) => ({
-  candidate_index: await indexOf(candidateId),
+  candidate_index: await candidateIndexOf(t, candidateId),
   exam: 'May 2026 Professional Examination',
   offence: 'Exam malpractice',
   sanction: 'Barred from two exams',
@@ -76,15 +73,6 @@ const list = async (query = '', token = tokens.admin) =>
   t.request('GET', `${OFFENDER_PATHS.list}${query}`, { token });
 const remove = async (id: number | string, token = tokens.admin) =>
   t.request('POST', OFFENDER_PATHS.remove(id as number), { token });
-const lastAudit = async (action: string, entityId: number) =>
-  (
-    await db()
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))))
-      .orderBy(desc(auditLog.id))
-      .limit(1)
-  )[0];
 
 describe('recording an offence', () => {
   it('records it against the candidate of the index number, audited with what was recorded', async () => {
@@ -108,7 +96,7 @@ describe('recording an offence', () => {
     const id = response.body.data.id as number;
     const [stored] = await db().select().from(examOffences).where(eq(examOffences.id, id));
     expect(stored).toMatchObject({ candidateId: ib[0], createdBy: ids.admin, removedAt: null });
-    expect(await lastAudit('exam_offence.recorded', id)).toMatchObject({
+    expect(await lastAudit(t, 'exam_offence.recorded', id)).toMatchObject({
       entity: 'exam_offence',
       actorId: ids.admin,
       impersonatorId: null,
@@ -187,7 +175,7 @@ describe('the list', () => {
 
     const byName = await list('?search=person3');
     expect(byName.body.data.items.map((row: OffenderRow) => row.candidate.id)).toEqual([ib[2]]);
-    const byIndex = await list(`?search=${encodeURIComponent(await indexOf(ca))}`);
+    const byIndex = await list(`?search=${encodeURIComponent(await candidateIndexOf(t, ca))}`);
     expect(byIndex.body.data.items.map((row: OffenderRow) => row.candidate.id)).toEqual([ca]);
     expect((await list('?search=nobody')).body.data).toMatchObject({ items: [], total: 0 });
 
@@ -208,7 +196,7 @@ describe('removing a row from the list', () => {
     const [stored] = await db().select().from(examOffences).where(eq(examOffences.id, id));
     expect(stored.removedBy).toBe(ids.admin);
     expect(stored.removedAt).toBeInstanceOf(Date);
-    expect(await lastAudit('exam_offence.removed', id)).toMatchObject({
+    expect(await lastAudit(t, 'exam_offence.removed', id)).toMatchObject({
       entity: 'exam_offence',
       actorId: ids.admin,
       before: { candidate_id: ib[0], offence: 'Exam malpractice', removed_at: null },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
@@ -14,8 +14,8 @@ import {
   SCHOOL_PATHS,
 } from '../../contract/schools';
 import { issueToken } from '../../server/auth/tokens';
-import { accessTokens, auditLog, passwordResets, trainingSchools, users } from '../../server/db/schema';
-import { userIdOf } from './fixtures';
+import { accessTokens, passwordResets, users } from '../../server/db/schema';
+import { demoSignIns, lastAudit, schoolIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -27,18 +27,13 @@ let t: TestPortal;
 const db = () => t.portal.database.db;
 let adminId: number;
 let calabar: number;
-const tokens = {} as Record<'admin' | 'school1', string>;
+let tokens: { admin: string; school1: string };
 const NEW_PASSWORD = 'a-brand-new-password';
 
 beforeAll(async () => {
   t = await startTestPortal();
-  adminId = await userIdOf(t, 'admin@example.org');
-  tokens.admin = (await issueToken(db(), adminId, 60)).token;
-  tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  [{ id: calabar }] = await db()
-    .select({ id: trainingSchools.id })
-    .from(trainingSchools)
-    .where(eq(trainingSchools.code, 'CHT-CA'));
+  ({ adminId, ...tokens } = await demoSignIns(t));
+  calabar = await schoolIdOf(t, 'CHT-CA');
 });
 afterAll(() => t?.close());
 
@@ -67,16 +62,6 @@ function resetCode(email: string): string {
 
 const reset = (email: string, code: string, password = NEW_PASSWORD) =>
   post(RESET_PASSWORD_PATH, { email, code, password, password_confirmation: password }, undefined);
-
-async function lastAudit(action: string, entityId: number) {
-  const [row] = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))))
-    .orderBy(desc(auditLog.id))
-    .limit(1);
-  return row;
-}
 
 let counter = 0;
 async function newAdmin(prefix = 'new') {
@@ -117,7 +102,7 @@ describe('adding a school admin', () => {
     const listed = await t.request('GET', `${SCHOOL_PATHS.list}?search=CHT-CA`, { token: tokens.admin });
     expect(listed.body.data.items[0].admins.map((a: { email: string }) => a.email)).toContain(email);
 
-    const audit = await lastAudit('user.created', id);
+    const audit = await lastAudit(t, 'user.created', id);
     expect(audit).toMatchObject({ actorId: adminId, impersonatorId: null, entity: 'user', before: null });
     expect(audit.after).toMatchObject({ email, role: 'school_admin', training_school_id: calabar });
   });
@@ -180,13 +165,13 @@ describe('deactivating and reactivating', () => {
     expect(login.status).toBe(422);
     expect(login.body.message).toEqual({ email: [AUTH_MESSAGES.credentialsRejected] });
 
-    const audit = await lastAudit('user.deactivated', id);
+    const audit = await lastAudit(t, 'user.deactivated', id);
     expect(audit).toMatchObject({ actorId: adminId, before: { active: true } });
     expect(audit.after).toMatchObject({ active: false, revoked_tokens: [expect.any(Number)] });
 
     const on = await post(SCHOOL_PATHS.adminActive(id), { active: true });
     expect(on.body.message).toBe(A.reactivated);
-    expect((await lastAudit('user.reactivated', id)).after).toEqual({ active: true });
+    expect((await lastAudit(t, 'user.reactivated', id)).after).toEqual({ active: true });
     await expect(t.signIn(email, NEW_PASSWORD)).resolves.toMatch(/^\d+\|/);
   });
 
@@ -210,7 +195,7 @@ describe('reset codes', () => {
     expect(sent.status).toBe(200);
     expect(sent.body.message).toBe(A.resetSent);
     expect(mailsTo(email)).toHaveLength(2);
-    const audit = await lastAudit('user.password_reset_sent', id);
+    const audit = await lastAudit(t, 'user.password_reset_sent', id);
     expect(audit).toMatchObject({ actorId: adminId, entity: 'user' });
 
     const code = resetCode(email);
@@ -221,7 +206,7 @@ describe('reset codes', () => {
     expect(
       (await t.request('GET', '/api/training-school-admin/user-profile-information', { token: old })).status,
     ).toBe(401);
-    expect((await lastAudit('user.password_reset', id)).actorId).toBe(id);
+    expect((await lastAudit(t, 'user.password_reset', id)).actorId).toBe(id);
 
     const again = await reset(email, code, 'yet-another-password');
     expect(again.status).toBe(422);

@@ -1,11 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { SCHOOL_MESSAGES as S, SCHOOL_PATHS, type SchoolRow } from '../../contract/schools';
-import { issueToken } from '../../server/auth/tokens';
-import { auditLog, trainingSchools } from '../../server/db/schema';
-import { seedCandidates, userIdOf } from './fixtures';
+import { trainingSchools } from '../../server/db/schema';
+import { demoSignIns, lastAudit, schoolIdOf, seedCandidates } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /** Creating and editing a training school, and its status: what a suspension does and does not stop. */
@@ -13,7 +12,7 @@ import { startTestPortal, type TestPortal } from './portal';
 let t: TestPortal;
 const db = () => t.portal.database.db;
 let adminId: number;
-const tokens = {} as Record<'admin' | 'school1', string>;
+let tokens: { admin: string; school1: string };
 let ibadan: number;
 let ibCandidate: number;
 
@@ -29,13 +28,8 @@ const VALID = {
 
 beforeAll(async () => {
   t = await startTestPortal();
-  adminId = await userIdOf(t, 'admin@example.org');
-  tokens.admin = (await issueToken(db(), adminId, 60)).token;
-  tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  [{ id: ibadan }] = await db()
-    .select({ id: trainingSchools.id })
-    .from(trainingSchools)
-    .where(eq(trainingSchools.code, 'SHT-IB'));
+  ({ adminId, ...tokens } = await demoSignIns(t));
+  ibadan = await schoolIdOf(t, 'SHT-IB');
   [ibCandidate] = await seedCandidates(t, [
     { first_name: 'Suspended', last_name: 'Candidate', school: 'SHT-IB', course_header: 'A1' },
   ]);
@@ -47,16 +41,6 @@ beforeEach(async () => {
 
 const post = (path: string, json: unknown, token: string | undefined = tokens.admin) =>
   t.request('POST', path, { token, json });
-
-async function lastAudit(action: string, entityId: number) {
-  const [row] = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, String(entityId))))
-    .orderBy(desc(auditLog.id))
-    .limit(1);
-  return row;
-}
 
 describe('creating a school', () => {
   it('stores it with its code upper-cased and its email lower-cased, answers the row, and audits it', async () => {
@@ -79,7 +63,7 @@ describe('creating a school', () => {
     const listed = await t.request('GET', `${SCHOOL_PATHS.list}?search=son-ab`, { token: tokens.admin });
     expect(listed.body.data.items).toEqual([row]);
 
-    const audit = await lastAudit('school.created', row.id);
+    const audit = await lastAudit(t, 'school.created', row.id);
     expect(audit).toMatchObject({ actorId: adminId, impersonatorId: null, entity: 'training_school' });
     expect(audit.before).toBeNull();
     expect(audit.after).toMatchObject({ code: 'SON-AB', name: VALID.name, status: 'active' });
@@ -160,7 +144,7 @@ describe('editing a school', () => {
       name: 'After',
       contact_phone: null,
     });
-    const audit = await lastAudit('school.updated', created.id);
+    const audit = await lastAudit(t, 'school.updated', created.id);
     expect(audit.actorId).toBe(adminId);
     expect(audit.before).toMatchObject({
       code: 'EDIT-1',
@@ -192,7 +176,7 @@ describe('the status', () => {
     expect(suspend.status).toBe(200);
     expect(suspend.body.message).toBe(S.suspended);
     expect(suspend.body.data).toMatchObject({ id: ibadan, status: 'suspended' });
-    const audit = await lastAudit('school.status_changed', ibadan);
+    const audit = await lastAudit(t, 'school.status_changed', ibadan);
     expect(audit).toMatchObject({
       actorId: adminId,
       impersonatorId: null,
@@ -202,11 +186,11 @@ describe('the status', () => {
 
     // The same status again is no change, and no new entry.
     expect((await post(SCHOOL_PATHS.status(ibadan), { status: 'suspended' })).status).toBe(200);
-    expect((await lastAudit('school.status_changed', ibadan)).id).toBe(audit.id);
+    expect((await lastAudit(t, 'school.status_changed', ibadan)).id).toBe(audit.id);
 
     const activate = await post(SCHOOL_PATHS.status(ibadan), { status: 'active' });
     expect(activate.body.message).toBe(S.activated);
-    expect((await lastAudit('school.status_changed', ibadan)).after).toEqual({ status: 'active' });
+    expect((await lastAudit(t, 'school.status_changed', ibadan)).after).toEqual({ status: 'active' });
   });
 
   it('refuses an unknown status (422) and an unknown school (404)', async () => {

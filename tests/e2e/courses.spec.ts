@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { COURSE_PATHS } from '../../contract/courses';
 import { pngBytes, signIn } from './support';
 
 /**
@@ -29,15 +30,14 @@ test('closing indexing on /courses makes the candidate index form refuse that co
 
   // Closing asks first; cancelling keeps it open.
   await indexing.selectOption('closed');
-  const question = row.getByRole('alertdialog', {
-    name: `Close indexing for ${CODE}? The candidate form will refuse it.`,
-  });
-  await expect(question).toBeVisible();
+  const question = page.getByRole('alertdialog', { name: `Close indexing for ${CODE}?` });
+  await expect(question.getByText('The candidate form will refuse it.')).toBeVisible();
   await question.getByRole('button', { name: 'Cancel' }).click();
+  await expect(question).toHaveCount(0);
   await expect(indexing).toHaveValue('open');
 
   await indexing.selectOption('closed');
-  await question.getByRole('button', { name: 'Yes' }).click();
+  await question.getByRole('button', { name: 'Close indexing' }).click();
   await expect(row.getByText('Saving…')).toBeHidden();
   await expect(indexing).toHaveValue('closed');
   // Only that status changed, and it stays so after a reload.
@@ -84,6 +84,30 @@ test('closing indexing on /courses makes the candidate index form refuse that co
   await expect(again.getByLabel(`Indexing for ${CODE}`)).toHaveValue('open');
   await page.reload();
   await expect((await openCourses(page)).getByLabel(`Indexing for ${CODE}`)).toHaveValue('open');
+});
+
+test('the row statuses cannot change while the list fetches the page that replaces them', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@example.org');
+  const row = await openCourses(page);
+  const statuses = [row.getByLabel(`Indexing for ${CODE}`), row.getByLabel(`Registration for ${CODE}`)];
+  for (const status of statuses) await expect(status).toBeEnabled();
+
+  // The next page is held: the row's status actors are stopped when it comes, so a change started now
+  // would be stopped mid-save and its refusal lost.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${COURSE_PATHS.list}?*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Search' }).click();
+  for (const status of statuses) await expect(status).toBeDisabled();
+
+  release();
+  for (const status of statuses) await expect(status).toBeEnabled();
+  await page.unroute(`**${COURSE_PATHS.list}?*`);
 });
 
 test('the course headers page shows which special rule applies to A4, A5 and B5', async ({ page }) => {

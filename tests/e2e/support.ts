@@ -43,6 +43,8 @@ export async function signIn(page: Page, email: string, startAt = '/login', pass
   await expect(page).toHaveURL(/\/auth-confirm-code/);
   await page.getByLabel('Confirmation code').fill(await readMailedCode(email, since));
   await page.getByRole('button', { name: 'Confirm' }).click();
+  // Signed in once the shell shows: a navigation started earlier would cut the confirmation short.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
 /** Signs in through the API, as a script would, for a test's setup; returns the bearer token. */

@@ -1,8 +1,9 @@
-import { Suspense, type FormEvent } from 'react';
+import { Suspense } from 'react';
 import { REG_STATUSES } from '../../../contract/candidates';
 import { loadFormOptions } from '../../api/candidates';
 import { useResource } from '../../app/resource';
-import { Button, SelectField, TextField } from '../../ui/controls';
+import { SelectField, TextField } from '../../ui/controls';
+import { SearchForm } from '../../ui/ListView';
 
 export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'reg_status' | 'verified';
 
@@ -47,16 +48,8 @@ export function CandidateFilters({
   /** School admins have no form-options endpoint: they filter by text and status only. */
   withOptions?: boolean;
 }) {
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    new FormData(event.currentTarget).forEach((value, name) => {
-      if (typeof value === 'string' && value.trim()) next[name] = value.trim();
-    });
-    onFilter(next);
-  };
   return (
-    <form role="search" onSubmit={submit} className="mb-4 grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-6">
+    <SearchForm onSearch={onFilter} className="mb-4 grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-6">
       {show.includes('search') && (
         <div className="lg:col-span-2">
           <TextField
@@ -98,9 +91,6 @@ export function CandidateFilters({
           <option value="false">unverified</option>
         </SelectField>
       )}
-      <Button type="submit" variant="secondary">
-        Search
-      </Button>
-    </form>
+    </SearchForm>
   );
 }

@@ -1,14 +1,16 @@
+import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { CANDIDATE_PATHS, REG_STATUSES } from '../../../contract/candidates';
+import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidates';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
-import { CandidateFilters } from './CandidateFilters';
+import { ListView } from '../../ui/ListView';
+import { RowStatusToggle } from '../../ui/StatusToggle';
+import { CandidateFilters, type FilterName } from './CandidateFilters';
 import { CandidateFormLoader } from './CandidateForm';
 import { CandidateTable } from './CandidateTable';
-import { ListFrame } from './ListFrame';
-import { RowToggle } from './RowToggle';
-import { useCandidateList } from './useCandidateList';
+import { useCandidateList, type CandidateListRef } from './useCandidateList';
 
 /** The candidate area's pages (spec section 2), each lazy-loaded with this chunk. */
 
@@ -30,31 +32,54 @@ export function IndexFormPage() {
   );
 }
 
+/** Opens a found candidate's record in the edit page. */
+const EDIT_ACTION = {
+  label: 'Record',
+  cell: (row: CandidateRow) => (
+    <Link href={`${EDIT_PATH}?id=${row.id}`} className="text-brand-700 underline">
+      Edit
+    </Link>
+  ),
+};
+
+/** A candidate list: its filters, then the table with the page's own column, paged. */
+function CandidateList({
+  list,
+  show,
+  withOptions,
+  action,
+}: {
+  list: CandidateListRef;
+  show: FilterName[];
+  withOptions?: boolean;
+  action: { label: string; cell: (row: CandidateRow) => ReactNode };
+}) {
+  const filters = useSelector(list, (s) => s.context.query.filters);
+  return (
+    <>
+      <CandidateFilters
+        filters={filters}
+        show={show}
+        withOptions={withOptions}
+        onFilter={(next) => list.send({ type: 'list.filter', filters: next })}
+      />
+      <ListView<CandidateRow> list={list}>
+        {(data, busy) => <CandidateTable data={data} busy={busy} action={action} />}
+      </ListView>
+    </>
+  );
+}
+
 export function SearchPage() {
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.adminCandidates);
+  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates);
   return (
     <section>
       <Heading>Candidate Search</Heading>
-      <CandidateFilters
-        filters={view.filters}
+      <CandidateList
+        list={list}
         show={['search', 'school', 'course_header', 'year', 'reg_status']}
-        onFilter={(filters) => list.send({ type: 'list.filter', filters })}
+        action={EDIT_ACTION}
       />
-      <ListFrame data={view.data} error={view.error} onRetry={() => list.send({ type: 'list.refresh' })}>
-        {(data) => (
-          <CandidateTable
-            data={data}
-            busy={view.loading}
-            onPage={(page) => list.send({ type: 'list.page', page })}
-            actionLabel="Record"
-            action={(row) => (
-              <Link href={`${EDIT_PATH}?id=${row.id}`} className="text-brand-700 underline">
-                Edit
-              </Link>
-            )}
-          />
-        )}
-      </ListFrame>
     </section>
   );
 }
@@ -89,30 +114,11 @@ export function EditPage() {
 }
 
 function SearchToEdit() {
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.adminCandidates);
+  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates);
   return (
     <>
       <p className="mb-3 text-slate-600">Find the candidate to edit.</p>
-      <CandidateFilters
-        filters={view.filters}
-        show={['search', 'school', 'course_header']}
-        onFilter={(filters) => list.send({ type: 'list.filter', filters })}
-      />
-      <ListFrame data={view.data} error={view.error} onRetry={() => list.send({ type: 'list.refresh' })}>
-        {(data) => (
-          <CandidateTable
-            data={data}
-            busy={view.loading}
-            onPage={(page) => list.send({ type: 'list.page', page })}
-            actionLabel="Record"
-            action={(row) => (
-              <Link href={`${EDIT_PATH}?id=${row.id}`} className="text-brand-700 underline">
-                Edit
-              </Link>
-            )}
-          />
-        )}
-      </ListFrame>
+      <CandidateList list={list} show={['search', 'school', 'course_header']} action={EDIT_ACTION} />
     </>
   );
 }
@@ -123,36 +129,28 @@ const VERIFIED_CHOICES = [
 ];
 
 export function IndexedPage() {
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.adminCandidates, {
+  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates, {
     field: 'verified',
     updateStatus: updateVerification,
   });
   return (
     <section>
       <Heading>Indexed Candidates</Heading>
-      <CandidateFilters
-        filters={view.filters}
+      <CandidateList
+        list={list}
         show={['search', 'school', 'course_header', 'year', 'verified']}
-        onFilter={(filters) => list.send({ type: 'list.filter', filters })}
+        action={{
+          label: 'Documents',
+          cell: (row) => (
+            <RowStatusToggle
+              list={list}
+              row={row}
+              choices={VERIFIED_CHOICES}
+              label={`Documents of ${row.first_name} ${row.last_name}`}
+            />
+          ),
+        }}
       />
-      <ListFrame data={view.data} error={view.error} onRetry={() => list.send({ type: 'list.refresh' })}>
-        {(data) => (
-          <CandidateTable
-            data={data}
-            busy={view.loading}
-            onPage={(page) => list.send({ type: 'list.page', page })}
-            actionLabel="Documents"
-            action={(row) => (
-              <RowToggle
-                list={list}
-                row={row}
-                choices={VERIFIED_CHOICES}
-                label={`Documents of ${row.first_name} ${row.last_name}`}
-              />
-            )}
-          />
-        )}
-      </ListFrame>
     </section>
   );
 }
@@ -161,7 +159,7 @@ const REG_CHOICES = REG_STATUSES.map((status) => ({ value: status, label: status
 
 export function RegisteredPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
-  const { list, view } = useCandidateList(CANDIDATE_PATHS.registered[role], {
+  const list = useCandidateList(CANDIDATE_PATHS.registered[role], {
     field: 'reg_status',
     updateStatus: updateRegStatus(role),
     confirmValues: ['unregistered'],
@@ -169,34 +167,29 @@ export function RegisteredPage() {
   return (
     <section>
       <Heading>Registered Candidates</Heading>
-      <CandidateFilters
-        filters={view.filters}
+      <CandidateList
+        list={list}
         show={
           role === 'admin' ? ['search', 'school', 'course_header', 'reg_status'] : ['search', 'reg_status']
         }
         withOptions={role === 'admin'}
-        onFilter={(filters) => list.send({ type: 'list.filter', filters })}
-      />
-      <ListFrame data={view.data} error={view.error} onRetry={() => list.send({ type: 'list.refresh' })}>
-        {(data) => (
-          <CandidateTable
-            data={data}
-            busy={view.loading}
-            onPage={(page) => list.send({ type: 'list.page', page })}
-            actionLabel="reg_status"
-            action={(row) => (
-              <RowToggle
+        action={{
+          label: 'reg_status',
+          cell: (row) => {
+            const name = `${row.first_name} ${row.last_name}`;
+            return (
+              <RowStatusToggle
                 list={list}
                 row={row}
                 choices={REG_CHOICES}
-                confirmText={`Take ${row.first_name} ${row.last_name} off the exam?`}
-                label={`Registration status of ${row.first_name} ${row.last_name}`}
+                confirm={{ title: `Take ${name} off the exam?`, action: 'Unregister' }}
+                label={`Registration status of ${name}`}
                 disabled={role !== 'admin' && row.course_header.registration_status !== 'open'}
               />
-            )}
-          />
-        )}
-      </ListFrame>
+            );
+          },
+        }}
+      />
     </section>
   );
 }

@@ -1,6 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import type { CandidateRow } from '../../../contract/candidates';
-import type { Page } from '../../../contract/pagination';
+import { useActorRef } from '@xstate/react';
 import { listMachine } from '../../../machines/list.machine';
 import { statusToggleMachine, type StatusToggleInput } from '../../../machines/statusToggle.machine';
 import { pageFetcher } from '../../api/lists';
@@ -18,7 +16,7 @@ export interface RowStatus {
  * spawns one status toggle actor per row shown.
  */
 export function useCandidateList(path: string, status?: RowStatus) {
-  const list = useActorRef(
+  return useActorRef(
     listMachine.provide({
       actors: {
         fetchPage: pageFetcher(path),
@@ -33,13 +31,6 @@ export function useCandidateList(path: string, status?: RowStatus) {
       },
     },
   );
-  const view = useSelector(list, (s) => ({
-    loading: s.hasTag('loading'),
-    data: s.context.data as Page<CandidateRow> | null,
-    error: s.context.error,
-    filters: s.context.query.filters,
-  }));
-  return { list, view };
 }
 
-export type CandidateList = ReturnType<typeof useCandidateList>['list'];
+export type CandidateListRef = ReturnType<typeof useCandidateList>;

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { fromPromise, type ActorRefFrom } from 'xstate';
 import { courseHeaderRules } from '../../../contract/candidates';
 import {
@@ -18,10 +18,10 @@ import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
 import { pageFetcher } from '../../api/lists';
 import { useNotify } from '../../app/notify';
 import { forgetResource } from '../../app/resource';
-import { Alert, Button, TextField } from '../../ui/controls';
+import { Button, TextField } from '../../ui/controls';
+import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog } from '../../ui/PageFormDialog';
-import { Pagination } from '../../ui/Pagination';
-import { RowToggle } from '../candidates/RowToggle';
+import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
 const forgetFormOptions = () => forgetResource('candidate-form-options');
@@ -29,13 +29,22 @@ const forgetFormOptions = () => forgetResource('candidate-form-options');
 const STATUS_CHOICES = COURSE_STATUSES.map((status) => ({ value: status, label: status }));
 
 /** What closing each status means, asked before it is done. */
-const CLOSE_QUESTION: Record<CourseStatusField, (code: string) => string> = {
-  indexing_status: (code) => `Close indexing for ${code}? The candidate form will refuse it.`,
-  registration_status: (code) =>
-    `Close registration for ${code}? School admins will not be able to register its candidates.`,
+const CLOSE_QUESTION: Record<
+  CourseStatusField,
+  (code: string) => { title: string; text: string; action: string }
+> = {
+  indexing_status: (code) => ({
+    title: `Close indexing for ${code}?`,
+    text: 'The candidate form will refuse it.',
+    action: 'Close indexing',
+  }),
+  registration_status: (code) => ({
+    title: `Close registration for ${code}?`,
+    text: 'School admins will not be able to register its candidates.',
+    action: 'Close registration',
+  }),
 };
 
-type CourseList = ActorRefFrom<typeof listMachine>;
 type CourseDialog = ActorRefFrom<typeof formDialogMachine>;
 
 /**
@@ -89,19 +98,7 @@ export default function CoursesPage() {
     dialog.send({ type: 'form.open' });
   };
 
-  const view = useSelector(list, (s) => ({
-    loading: s.hasTag('loading'),
-    data: s.context.data as Page<CourseHeaderRow> | null,
-    error: s.context.error,
-    search: s.context.query.filters.search ?? '',
-  }));
-  const search = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    list.send({
-      type: 'list.filter',
-      filters: { search: String(new FormData(event.currentTarget).get('search') ?? '') },
-    });
-  };
+  const search = useSelector(list, (s) => s.context.query.filters.search ?? '');
 
   return (
     <section>
@@ -109,39 +106,23 @@ export default function CoursesPage() {
         <h1 className="text-2xl font-semibold">Course Headers</h1>
         <Button onClick={() => open(null)}>New course header</Button>
       </div>
-      <form role="search" onSubmit={search} className="mt-4 flex items-end gap-2">
+      <SearchForm
+        onSearch={(filters) => list.send({ type: 'list.filter', filters })}
+        className="my-4 flex items-end gap-2"
+      >
         <div className="flex-1">
-          <TextField label="Search by code or title" name="search" type="search" defaultValue={view.search} />
+          <TextField label="Search by code or title" name="search" type="search" defaultValue={search} />
         </div>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
-      {view.error && (
-        <div className="mt-4">
-          <Alert tone="error">
-            {view.error}{' '}
-            <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
-              Try again
-            </Button>
-          </Alert>
-        </div>
-      )}
-      {!view.data && !view.error && <p className="mt-4 text-slate-500">Loading…</p>}
-      {view.data && (
-        <CourseTable data={view.data} busy={view.loading} list={list} onEdit={(row) => open(row)} />
-      )}
-      {view.data && (
-        <Pagination
-          data={view.data}
-          busy={view.loading}
-          onPage={(page) => list.send({ type: 'list.page', page })}
-        />
-      )}
+      </SearchForm>
+      <ListView<CourseHeaderRow> list={list}>
+        {(data, busy) => <CourseTable data={data} busy={busy} list={list} onEdit={(row) => open(row)} />}
+      </ListView>
       <CourseHeaderDialog dialog={dialog} row={editing} />
     </section>
   );
 }
+
+const HEAD = ['Code', 'Title', 'Special rules', 'Candidates', 'Indexing', 'Registration', 'Actions'];
 
 function CourseTable({
   data,
@@ -151,76 +132,57 @@ function CourseTable({
 }: {
   data: Page<CourseHeaderRow>;
   busy: boolean;
-  list: CourseList;
+  list: ListRef;
   onEdit: (row: CourseHeaderRow) => void;
 }) {
-  const head = ['Code', 'Title', 'Special rules', 'Candidates', 'Indexing', 'Registration', 'Actions'];
   return (
-    <div
-      aria-busy={busy || undefined}
-      className="mt-4 overflow-x-auto rounded-md bg-white ring-1 ring-slate-200"
+    <ListTable
+      head={HEAD}
+      busy={busy}
+      empty="No course header matches this search."
+      isEmpty={data.items.length === 0}
     >
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-slate-600">
-          <tr>
-            {head.map((label) => (
-              <th key={label} scope="col" className="px-4 py-2 font-medium">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {data.items.length === 0 && (
-            <tr>
-              <td colSpan={head.length} className="px-4 py-6 text-center text-slate-500">
-                No course header matches this search.
+      {data.items.map((row) => {
+        const rules = courseHeaderRules(row.code);
+        return (
+          <tr key={row.id} data-testid={`course-${row.code}`}>
+            <th scope="row" className="px-4 py-2 text-left font-mono font-medium">
+              {row.code}
+            </th>
+            <td className="px-4 py-2">{row.title}</td>
+            <td className="px-4 py-2 text-slate-600">
+              {rules.length ? (
+                <ul className="list-disc space-y-1 pl-4">
+                  {rules.map((rule) => (
+                    <li key={rule}>{rule}</li>
+                  ))}
+                </ul>
+              ) : (
+                'None'
+              )}
+            </td>
+            <td className="px-4 py-2">{row.indexed_candidates}</td>
+            {COURSE_STATUS_FIELDS.map((field) => (
+              <td key={field} className="px-4 py-2">
+                <RowStatusToggle
+                  list={list}
+                  name={field}
+                  row={row}
+                  choices={STATUS_CHOICES}
+                  confirm={CLOSE_QUESTION[field](row.code)}
+                  label={`${COURSE_STATUS_LABELS[field]} for ${row.code}`}
+                />
               </td>
-            </tr>
-          )}
-          {data.items.map((row) => {
-            const rules = courseHeaderRules(row.code);
-            return (
-              <tr key={row.id} data-testid={`course-${row.code}`}>
-                <th scope="row" className="px-4 py-2 text-left font-mono font-medium">
-                  {row.code}
-                </th>
-                <td className="px-4 py-2">{row.title}</td>
-                <td className="px-4 py-2 text-slate-600">
-                  {rules.length ? (
-                    <ul className="list-disc space-y-1 pl-4">
-                      {rules.map((rule) => (
-                        <li key={rule}>{rule}</li>
-                      ))}
-                    </ul>
-                  ) : (
-                    'None'
-                  )}
-                </td>
-                <td className="px-4 py-2">{row.indexed_candidates}</td>
-                {COURSE_STATUS_FIELDS.map((field) => (
-                  <td key={field} className="px-4 py-2">
-                    <RowToggle
-                      list={list}
-                      name={field}
-                      row={row}
-                      choices={STATUS_CHOICES}
-                      confirmText={CLOSE_QUESTION[field](row.code)}
-                      label={`${COURSE_STATUS_LABELS[field]} for ${row.code}`}
-                    />
-                  </td>
-                ))}
-                <td className="px-4 py-2">
-                  <Button variant="link" aria-label={`Edit ${row.code}`} onClick={() => onEdit(row)}>
-                    Edit
-                  </Button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+            ))}
+            <td className="px-4 py-2">
+              <Button variant="link" aria-label={`Edit ${row.code}`} onClick={() => onEdit(row)}>
+                Edit
+              </Button>
+            </td>
+          </tr>
+        );
+      })}
+    </ListTable>
   );
 }
 

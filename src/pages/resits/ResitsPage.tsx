@@ -1,4 +1,3 @@
-import { useActorRef } from '@xstate/react';
 import {
   RESIT_LIMITS as L,
   RESIT_MESSAGES,
@@ -6,21 +5,16 @@ import {
   RESIT_PATHS,
   type ResitRow,
 } from '../../../contract/resits';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
-import { addResit, resitRowAction } from '../../api/resits';
+import type { Role } from '../../../contract/roles';
+import { addResit } from '../../api/resits';
 import { useSession } from '../../app/actors';
-import { useNotify } from '../../app/notify';
-import { Button, TextField } from '../../ui/controls';
-import { PageFormDialog } from '../../ui/PageFormDialog';
-import { RemovableList, SearchForm, Td, Th, useRemovableList } from '../removableList';
+import { TextField } from '../../ui/controls';
+import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
 /**
  * Resit Candidates (/candidate/resit): the board sees every school's entries, a school admin their own
  * school's (the server decides; this page only picks the role's endpoints).
  */
-
-const fullName = (c: ResitRow['candidate']) =>
-  [c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ');
 
 function PapersField({ error }: { error?: string }) {
   return (
@@ -43,115 +37,58 @@ function PapersField({ error }: { error?: string }) {
   );
 }
 
+/** The board sees each row's school; a school admin's rows are all their own school's. */
+const columnsFor = (role: Role): Column<ResitRow>[] => [
+  ...(role === 'admin' ? [{ header: 'School', cell: (row: ResitRow) => row.candidate.school.code }] : []),
+  { header: 'Course', cell: (row) => row.candidate.course_header },
+  { header: 'Exam', cell: (row) => row.exam },
+  { header: 'Papers', cell: (row) => row.papers.join(', ') },
+];
+
 export default function ResitsPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
   return <ResitList key={role} role={role} />;
 }
 
-function ResitList({ role }: { role: 'admin' | 'school_admin' }) {
-  const { list, view } = useRemovableList<ResitRow>(RESIT_PATHS.list[role], resitRowAction(role));
-  const form = useActorRef(
-    formDialogMachine.provide({
-      actors: { submit: addResit(role, () => list.send({ type: 'list.refresh' })) },
-    }),
-    { input: { successMessage: RESIT_MESSAGES.added } },
-  );
-  useNotify(form);
-  // A school admin's rows can be changed only while the course header's registration is open.
-  const locked = (row: ResitRow) => role !== 'admin' && row.candidate.registration_status !== 'open';
-
+function ResitList({ role }: { role: Role }) {
   return (
-    <section>
-      <h1 className="mb-4 text-2xl font-semibold">Resit Candidates</h1>
-      <div className="mb-4 flex flex-wrap items-end justify-between gap-3">
-        <SearchForm
-          search={view.search}
-          onSearch={(search) => list.send({ type: 'list.filter', filters: search ? { search } : {} })}
-        />
-        <Button onClick={() => form.send({ type: 'form.open' })}>Add a resit candidate</Button>
-      </div>
-      <RemovableList<ResitRow>
-        list={list}
-        view={view}
-        empty={view.search ? 'No resit candidate matches.' : 'No resit candidates are listed.'}
-        confirm={(row) => ({
-          title: 'Remove from the list',
-          text: (
-            <p>
-              Remove {fullName(row.candidate)} ({row.candidate_index}) from the resit list for {row.exam}?
-            </p>
-          ),
-        })}
-        table={(rows, askRemove) => (
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50">
-              <tr>
-                <Th>Index number</Th>
-                <Th>Name</Th>
-                {role === 'admin' && <Th>School</Th>}
-                <Th>Course</Th>
-                <Th>Exam</Th>
-                <Th>Papers</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((row) => (
-                <tr key={row.id}>
-                  <Td>{row.candidate_index}</Td>
-                  <Td>{fullName(row.candidate)}</Td>
-                  {role === 'admin' && <Td>{row.candidate.school.code}</Td>}
-                  <Td>{row.candidate.course_header}</Td>
-                  <Td>{row.exam}</Td>
-                  <Td>{row.papers.join(', ')}</Td>
-                  <Td>
-                    <Button
-                      variant="secondary"
-                      className="whitespace-nowrap px-2 py-1"
-                      disabled={view.busy || locked(row)}
-                      title={locked(row) ? 'Registration is closed for this course header' : undefined}
-                      aria-label={`Remove from the list: ${fullName(row.candidate)}, ${row.exam}`}
-                      onClick={() => askRemove(row)}
-                    >
-                      Remove from the list
-                    </Button>
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      />
-      <PageFormDialog
-        actor={form}
-        title="Add a resit candidate"
-        submitLabel="Add"
-        busyLabel="Adding…"
-        closeLabel="Cancel"
-      >
-        {(fieldError) => (
-          <>
-            <TextField
-              label="Candidate index number"
-              name="candidate_index"
-              maxLength={L.candidateIndexMax}
-              hint="e.g. WHB/26/A1/000123"
-              autoComplete="off"
-              error={fieldError('candidate_index')}
-            />
-            <TextField
-              label="Exam"
-              name="exam"
-              maxLength={L.examMax}
-              hint="e.g. May 2027 Professional Examination"
-              error={fieldError('exam')}
-            />
-            <PapersField error={fieldError('papers')} />
-          </>
-        )}
-      </PageFormDialog>
-    </section>
+    <RemovableListPage<ResitRow>
+      title="Resit Candidates"
+      paths={RESIT_PATHS[role]}
+      add={{
+        label: 'Add a resit candidate',
+        submitLabel: 'Add',
+        busyLabel: 'Adding…',
+        successMessage: RESIT_MESSAGES.added,
+        submit: (then) => addResit(role, then),
+      }}
+      fields={(fieldError) => (
+        <>
+          <CandidateIndexField error={fieldError('candidate_index')} />
+          <TextField
+            label="Exam"
+            name="exam"
+            maxLength={L.examMax}
+            hint="e.g. May 2027 Professional Examination"
+            error={fieldError('exam')}
+          />
+          <PapersField error={fieldError('papers')} />
+        </>
+      )}
+      empty={{ none: 'No resit candidates are listed.', noMatch: 'No resit candidate matches.' }}
+      columns={columnsFor(role)}
+      rowName={(row) => `${candidateName(row.candidate)}, ${row.exam}`}
+      // A school admin's rows can be changed only while the course header's registration is open.
+      lockedBecause={(row) =>
+        role !== 'admin' && row.candidate.registration_status !== 'open'
+          ? 'Registration is closed for this course header'
+          : undefined
+      }
+      confirm={(row) => (
+        <p>
+          Remove {candidateName(row.candidate)} ({row.candidate_index}) from the resit list for {row.exam}?
+        </p>
+      )}
+    />
   );
 }

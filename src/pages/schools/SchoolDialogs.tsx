@@ -1,23 +1,38 @@
-import { Suspense } from 'react';
+import { Suspense, type ComponentProps } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import { SCHOOL_LIMITS, type SchoolAdminSummary, type SchoolRow } from '../../../contract/schools';
+import type { formDialogMachine } from '../../../machines/formDialog.machine';
 import { loadNationalities } from '../../api/candidates';
+import { useNotify } from '../../app/notify';
 import { useResource } from '../../app/resource';
 import { SelectField, TextAreaField, TextField } from '../../ui/controls';
-import type { ActorRefFrom } from 'xstate';
-import type { formDialogMachine } from '../../../machines/formDialog.machine';
-import { useNotify } from '../../app/notify';
 import { PageFormDialog } from '../../ui/PageFormDialog';
 
 export type FormDialogRef = ActorRefFrom<typeof formDialogMachine>;
 
-/** The page's dialogs over the shared PageFormDialog; each dialog's toasts are heard here. */
-function ActorFormDialog({
+/**
+ * The page's dialogs over the shared PageFormDialog, each about one school or admin (or a new school):
+ * its id goes in the hidden field `idName`, and the inputs start again from its values (a new key for
+ * each). Each dialog's toasts are heard here.
+ */
+function SchoolPageDialog({
   actor,
-  closeLabel = 'Cancel',
+  idName,
+  id,
+  children,
   ...props
-}: Omit<Parameters<typeof PageFormDialog>[0], 'closeLabel'> & { closeLabel?: string }) {
+}: Omit<ComponentProps<typeof PageFormDialog>, 'closeLabel'> & { idName: string; id?: number }) {
   useNotify(actor);
-  return <PageFormDialog actor={actor} closeLabel={closeLabel} {...props} />;
+  return (
+    <PageFormDialog actor={actor} closeLabel="Cancel" {...props}>
+      {(fieldError) => (
+        <div key={id ?? 'new'} className="space-y-4">
+          <input type="hidden" name={idName} value={id ?? ''} />
+          {children(fieldError)}
+        </div>
+      )}
+    </PageFormDialog>
+  );
 }
 
 /** Nigeria first, as everywhere (the nationality list is the board's list of countries). */
@@ -37,82 +52,63 @@ function CountryField({ value, error }: { value: string; error?: string }) {
 /** Create a school (school null) or edit one: code, name, state, country, address and contact. */
 export function SchoolFormDialog({ actor, school }: { actor: FormDialogRef; school: SchoolRow | null }) {
   return (
-    <ActorFormDialog
+    <SchoolPageDialog
       actor={actor}
+      idName="id"
+      id={school?.id}
       title={school ? `Edit ${school.code}` : 'New training school'}
       submitLabel={school ? 'Save changes' : 'Create school'}
       busyLabel="Saving…"
     >
-      {(fieldError) => (
-        // A new key for each school, so the inputs start from that school's values.
-        <div key={school?.id ?? 'new'} className="space-y-4">
-          <input type="hidden" name="id" value={school?.id ?? ''} />
-          <TextField
-            label="School code"
-            name="code"
-            defaultValue={school?.code ?? ''}
-            maxLength={SCHOOL_LIMITS.codeMax}
-            autoComplete="off"
-            hint="Letters and digits with dashes, such as SHT-IB"
-            error={fieldError('code')}
-          />
-          <TextField
-            label="School name"
-            name="name"
-            defaultValue={school?.name ?? ''}
-            maxLength={SCHOOL_LIMITS.nameMax}
-            error={fieldError('name')}
-          />
-          <TextField
-            label="State"
-            name="state"
-            defaultValue={school?.state ?? ''}
-            maxLength={SCHOOL_LIMITS.stateMax}
-            error={fieldError('state')}
-          />
-          <Suspense fallback={<p className="text-sm text-slate-500">Loading the countries…</p>}>
-            <CountryField value={school?.country ?? 'NG'} error={fieldError('country')} />
-          </Suspense>
-          <TextAreaField
-            label="Address"
-            name="address"
-            rows={2}
-            defaultValue={school?.address ?? ''}
-            maxLength={SCHOOL_LIMITS.addressMax}
-            error={fieldError('address')}
-          />
-          <TextField
-            label="Contact email"
-            name="contact_email"
-            type="email"
-            defaultValue={school?.contact_email ?? ''}
-            error={fieldError('contact_email')}
-          />
-          <TextField
-            label="Contact phone"
-            name="contact_phone"
-            type="tel"
-            defaultValue={school?.contact_phone ?? ''}
-            error={fieldError('contact_phone')}
-          />
-        </div>
-      )}
-    </ActorFormDialog>
+      {(fieldError) => {
+        // A field's name, the school's value and the server's message on it.
+        const field = (name: Exclude<keyof SchoolRow, 'id' | 'admins' | 'status'>) => ({
+          name,
+          defaultValue: school?.[name] ?? '',
+          error: fieldError(name),
+        });
+        return (
+          <>
+            <TextField
+              label="School code"
+              {...field('code')}
+              maxLength={SCHOOL_LIMITS.codeMax}
+              autoComplete="off"
+              hint="Letters and digits with dashes, such as SHT-IB"
+            />
+            <TextField label="School name" {...field('name')} maxLength={SCHOOL_LIMITS.nameMax} />
+            <TextField label="State" {...field('state')} maxLength={SCHOOL_LIMITS.stateMax} />
+            <Suspense fallback={<p className="text-sm text-slate-500">Loading the countries…</p>}>
+              <CountryField value={school?.country ?? 'NG'} error={fieldError('country')} />
+            </Suspense>
+            <TextAreaField
+              label="Address"
+              {...field('address')}
+              rows={2}
+              maxLength={SCHOOL_LIMITS.addressMax}
+            />
+            <TextField label="Contact email" {...field('contact_email')} type="email" />
+            <TextField label="Contact phone" {...field('contact_phone')} type="tel" />
+          </>
+        );
+      }}
+    </SchoolPageDialog>
   );
 }
 
 /** A new school admin: no password is set here; they are emailed a code to set their own. */
 export function AdminFormDialog({ actor, school }: { actor: FormDialogRef; school: SchoolRow | null }) {
   return (
-    <ActorFormDialog
+    <SchoolPageDialog
       actor={actor}
+      idName="school_id"
+      id={school?.id}
       title={`New school admin${school ? ` for ${school.code}` : ''}`}
       submitLabel="Add admin"
       busyLabel="Adding…"
     >
       {(fieldError) => (
-        <div key={school?.id ?? 'none'} className="space-y-4">
-          <input type="hidden" name="school_id" value={school?.id ?? ''} />
+        <>
           <p className="text-sm text-slate-600">
             They will be emailed a code to set their own password; nobody else sees it.
           </p>
@@ -131,9 +127,9 @@ export function AdminFormDialog({ actor, school }: { actor: FormDialogRef; schoo
             autoComplete="off"
             error={fieldError('phone_number')}
           />
-        </div>
+        </>
       )}
-    </ActorFormDialog>
+    </SchoolPageDialog>
   );
 }
 
@@ -146,21 +142,20 @@ export function ResetCodeDialog({
   admin: SchoolAdminSummary | null;
 }) {
   return (
-    <ActorFormDialog
+    <SchoolPageDialog
       actor={actor}
+      idName="user_id"
+      id={admin?.id}
       title="Send a password-reset code"
       submitLabel="Send code"
       busyLabel="Sending…"
     >
       {() => (
-        <>
-          <input type="hidden" name="user_id" value={admin?.id ?? ''} />
-          <p className="text-slate-700">
-            Email a new code to {admin?.name} ({admin?.email})? They set a new password with it on the
-            portal's reset page. A code sent before stops working.
-          </p>
-        </>
+        <p className="text-slate-700">
+          Email a new code to {admin?.name} ({admin?.email})? They set a new password with it on the portal's
+          reset page. A code sent before stops working.
+        </p>
       )}
-    </ActorFormDialog>
+    </SchoolPageDialog>
   );
 }

@@ -1,6 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type FormEvent } from 'react';
-import type { Page } from '../../../contract/pagination';
+import { useState } from 'react';
 import {
   SCHOOL_MESSAGES,
   SCHOOL_ADMIN_MESSAGES,
@@ -22,10 +21,10 @@ import {
   updateSchoolStatus,
 } from '../../api/schools';
 import { useActors } from '../../app/actors';
-import { Alert, Button, SelectField, TextField } from '../../ui/controls';
-import { Pagination } from '../../ui/Pagination';
+import { Button, SelectField, TextField } from '../../ui/controls';
+import { ListTable, ListView, SearchForm } from '../../ui/ListView';
+import { RowStatusToggle, StatusToggle } from '../../ui/StatusToggle';
 import { AdminFormDialog, ResetCodeDialog, SchoolFormDialog, type FormDialogRef } from './SchoolDialogs';
-import { StatusToggle, type StatusToggleRef } from './StatusToggle';
 
 const STATUS_LABELS: Record<string, string> = { active: 'Active', suspended: 'Suspended' };
 const STATUS_CHOICES = SCHOOL_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }));
@@ -71,21 +70,7 @@ export default function SchoolsPage() {
   const [school, setSchool] = useState<SchoolRow | null>(null);
   const [adminSchool, setAdminSchool] = useState<SchoolRow | null>(null);
   const [resetAdmin, setResetAdmin] = useState<SchoolAdminSummary | null>(null);
-  const view = useSelector(list, (s) => ({
-    loading: s.hasTag('loading'),
-    data: s.context.data as Page<SchoolRow> | null,
-    error: s.context.error,
-    search: s.context.query.filters.search ?? '',
-    status: s.context.query.filters.status ?? '',
-  }));
-  const filter = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    list.send({
-      type: 'list.filter',
-      filters: { search: String(form.get('search') ?? ''), status: String(form.get('status') ?? '') },
-    });
-  };
+  const filters = useSelector(list, (s) => s.context.query.filters);
   const open = (actor: FormDialogRef) => actor.send({ type: 'form.open' });
   return (
     <section>
@@ -100,17 +85,21 @@ export default function SchoolsPage() {
           New school
         </Button>
       </div>
-      <form
-        role="search"
-        aria-label="Find schools"
-        onSubmit={filter}
-        className="mt-4 flex flex-wrap items-end gap-2"
+      <SearchForm
+        label="Find schools"
+        onSearch={(next) => list.send({ type: 'list.filter', filters: next })}
+        className="my-4 flex flex-wrap items-end gap-2"
       >
         <div className="min-w-48 flex-1">
-          <TextField label="Search by code or name" name="search" type="search" defaultValue={view.search} />
+          <TextField
+            label="Search by code or name"
+            name="search"
+            type="search"
+            defaultValue={filters.search ?? ''}
+          />
         </div>
         <div className="w-40">
-          <SelectField label="Status" name="status" defaultValue={view.status}>
+          <SelectField label="Status" name="status" defaultValue={filters.status ?? ''}>
             <option value="">All</option>
             {STATUS_CHOICES.map((choice) => (
               <option key={choice.value} value={choice.value}>
@@ -119,74 +108,37 @@ export default function SchoolsPage() {
             ))}
           </SelectField>
         </div>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
-      {view.error && (
-        <div className="mt-4">
-          <Alert tone="error">
-            {view.error}{' '}
-            <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
-              Try again
-            </Button>
-          </Alert>
-        </div>
-      )}
-      {!view.data && !view.error && <p className="mt-4 text-slate-500">Loading…</p>}
-      {view.data && (
-        <div
-          aria-busy={view.loading || undefined}
-          className="mt-4 overflow-x-auto rounded-md bg-white ring-1 ring-slate-200"
-        >
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-slate-600">
-              <tr>
-                {['Code', 'Name', 'State', 'Status', 'School admins', 'Actions'].map((title) => (
-                  <th key={title} scope="col" className="px-4 py-2 font-medium">
-                    {title}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {view.data.items.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="px-4 py-6 text-center text-slate-500">
-                    No school matches this search.
-                  </td>
-                </tr>
-              )}
-              {view.data.items.map((row) => (
-                <SchoolRowView
-                  key={row.id}
-                  school={row}
-                  list={list}
-                  onEdit={() => {
-                    setSchool(row);
-                    open(schoolForm);
-                  }}
-                  onAddAdmin={() => {
-                    setAdminSchool(row);
-                    open(adminForm);
-                  }}
-                  onReset={(admin) => {
-                    setResetAdmin(admin);
-                    open(resetForm);
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {view.data && (
-        <Pagination
-          data={view.data}
-          busy={view.loading}
-          onPage={(page) => list.send({ type: 'list.page', page })}
-        />
-      )}
+      </SearchForm>
+      <ListView<SchoolRow> list={list}>
+        {(data, busy) => (
+          <ListTable
+            head={['Code', 'Name', 'State', 'Status', 'School admins', 'Actions']}
+            busy={busy}
+            empty="No school matches this search."
+            isEmpty={data.items.length === 0}
+          >
+            {data.items.map((row) => (
+              <SchoolRowView
+                key={row.id}
+                school={row}
+                list={list}
+                onEdit={() => {
+                  setSchool(row);
+                  open(schoolForm);
+                }}
+                onAddAdmin={() => {
+                  setAdminSchool(row);
+                  open(adminForm);
+                }}
+                onReset={(admin) => {
+                  setResetAdmin(admin);
+                  open(resetForm);
+                }}
+              />
+            ))}
+          </ListTable>
+        )}
+      </ListView>
       <SchoolFormDialog actor={schoolForm} school={school} />
       <AdminFormDialog actor={adminForm} school={adminSchool} />
       <ResetCodeDialog actor={resetForm} admin={resetAdmin} />
@@ -207,32 +159,31 @@ function SchoolRowView({
   onAddAdmin: () => void;
   onReset: (admin: SchoolAdminSummary) => void;
 }) {
-  // The status toggle the list spawned for this row.
-  const toggle = useSelector(list, (s) => s.context.rows[String(school.id)]) as StatusToggleRef | undefined;
   return (
     <tr>
       <td className="px-4 py-2 align-top font-mono">{school.code}</td>
       <td className="px-4 py-2 align-top">{school.name}</td>
       <td className="px-4 py-2 align-top">{school.state}</td>
       <td className="px-4 py-2 align-top">
-        {toggle && (
-          <StatusToggle
-            key={toggle.id}
-            toggle={toggle}
-            label={`Status of ${school.name}`}
-            choices={STATUS_CHOICES}
-            confirmTitle={`Suspend ${school.code}?`}
-            confirmText={SUSPEND_CONFIRMATION}
-            confirmLabel="Suspend"
-          />
-        )}
+        <RowStatusToggle
+          list={list}
+          row={school}
+          label={`Status of ${school.name}`}
+          choices={STATUS_CHOICES}
+          confirm={{ title: `Suspend ${school.code}?`, text: SUSPEND_CONFIRMATION, action: 'Suspend' }}
+        />
       </td>
       <td className="px-4 py-2 align-top">
         {school.admins.length === 0 && <span className="text-slate-500">None yet</span>}
         <ul className="space-y-2">
           {school.admins.map((admin) => (
             // A new actor when the server's answer changes, so the row starts from it.
-            <AdminItem key={`${admin.id}-${admin.active}`} admin={admin} onReset={() => onReset(admin)} />
+            <AdminItem
+              key={`${admin.id}-${admin.active}`}
+              admin={admin}
+              list={list}
+              onReset={() => onReset(admin)}
+            />
           ))}
         </ul>
       </td>
@@ -251,7 +202,15 @@ function SchoolRowView({
 }
 
 /** One school admin: their account's status through a status toggle, a reset code, and 'Log in as'. */
-function AdminItem({ admin, onReset }: { admin: SchoolAdminSummary; onReset: () => void }) {
+function AdminItem({
+  admin,
+  list,
+  onReset,
+}: {
+  admin: SchoolAdminSummary;
+  list: SchoolList;
+  onReset: () => void;
+}) {
   const { impersonation } = useActors();
   const toggle = useActorRef(statusToggleMachine.provide({ actors: { updateStatus: updateAdminActive } }), {
     input: { row: { id: admin.id, active: String(admin.active) }, field: 'active', confirmValues: ['false'] },
@@ -264,11 +223,14 @@ function AdminItem({ admin, onReset }: { admin: SchoolAdminSummary; onReset: () 
       </span>
       <StatusToggle
         toggle={toggle}
+        list={list}
         label={`Account of ${admin.name}`}
         choices={ACCOUNT_CHOICES}
-        confirmTitle={`Deactivate ${admin.name}?`}
-        confirmText="They will be signed out at once and cannot sign in until the account is reactivated."
-        confirmLabel="Deactivate"
+        confirm={{
+          title: `Deactivate ${admin.name}?`,
+          text: 'They will be signed out at once and cannot sign in until the account is reactivated.',
+          action: 'Deactivate',
+        }}
       />
       {active && (
         <>

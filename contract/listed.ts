@@ -1,0 +1,40 @@
+/**
+ * What the exam offenders and resit candidates lists share (spec: their rows can be removed from the
+ * displayed list): a row is about one indexed candidate, named by index number, at one exam, and a
+ * removed row is kept for the audit trail.
+ */
+
+/** A list's paths under `base`. */
+export const listedPaths = (base: string) => ({
+  /** GET ?search=&page=&per_page= ; POST: add a row (the body is the list's own). */
+  list: base,
+  /** POST: remove the row from the list (kept for the audit trail). */
+  remove: (id: number) => `${base}/${id}/remove`,
+});
+export type ListedPaths = ReturnType<typeof listedPaths>;
+
+export const LISTED_LIMITS = { candidateIndexMax: 40, examMax: 120, searchMax: 100 } as const;
+
+export const LISTED_MESSAGES = {
+  candidateIndexRequired: 'Enter the candidate index number',
+  candidateUnknown: 'There is no indexed candidate with this index number',
+  tooLong: 'This is too long',
+} as const;
+
+/** The candidate a row is about, with their school and course header. */
+export interface ListedCandidate {
+  id: number;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  school: { code: string; name: string };
+  course_header: string;
+}
+
+export interface ListedRow {
+  id: number;
+  candidate_index: string;
+  candidate: ListedCandidate;
+  exam: string;
+  created_at: string;
+}

@@ -1,0 +1,126 @@
+import { useSelector } from '@xstate/react';
+import type { FormEvent, ReactNode } from 'react';
+import type { Page } from '../../contract/pagination';
+import { Alert, Button } from './controls';
+import { Pagination } from './Pagination';
+import type { ListRef } from './StatusToggle';
+
+/**
+ * A paged list over the list machine: loading, a failure with a retry, or the page (the old one stays,
+ * marked busy, until the next one comes) with previous and next.
+ */
+export function ListView<Row>({
+  list,
+  children,
+}: {
+  list: ListRef;
+  children: (page: Page<Row>, busy: boolean) => ReactNode;
+}) {
+  const view = useSelector(list, (s) => ({
+    busy: s.hasTag('loading'),
+    data: s.context.data as Page<Row> | null,
+    error: s.context.error,
+  }));
+  return (
+    <>
+      {view.error && (
+        <div className="mb-3">
+          <Alert tone="error">
+            {view.error}{' '}
+            <Button variant="link" onClick={() => list.send({ type: 'list.refresh' })}>
+              Try again
+            </Button>
+          </Alert>
+        </div>
+      )}
+      {view.data ? (
+        <>
+          {children(view.data, view.busy)}
+          <Pagination
+            data={view.data}
+            busy={view.busy}
+            onPage={(page) => list.send({ type: 'list.page', page })}
+          />
+        </>
+      ) : (
+        !view.error && <p className="text-slate-500">Loading…</p>
+      )}
+    </>
+  );
+}
+
+/** A list's table: its column heads, a line when nothing matches, then the rows. */
+export function ListTable({
+  head,
+  busy,
+  empty,
+  isEmpty,
+  children,
+}: {
+  head: string[];
+  busy: boolean;
+  /** What the table says when the page has no rows. */
+  empty: string;
+  isEmpty: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div aria-busy={busy || undefined} className="overflow-x-auto rounded-md bg-white ring-1 ring-slate-200">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-slate-600">
+          <tr>
+            {head.map((title) => (
+              <th key={title} scope="col" className="px-4 py-2 font-medium">
+                {title}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {isEmpty && (
+            <tr>
+              <td colSpan={head.length} className="px-4 py-6 text-center text-slate-500">
+                {empty}
+              </td>
+            </tr>
+          )}
+          {children}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * A list's search and filters: submitting asks for page 1 of the new query, with the fields that were
+ * filled in, trimmed.
+ */
+export function SearchForm({
+  onSearch,
+  className,
+  label,
+  children,
+}: {
+  onSearch: (filters: Record<string, string>) => void;
+  className: string;
+  /** The search landmark's name, where a page has more than one form. */
+  label?: string;
+  children: ReactNode;
+}) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const filters: Record<string, string> = {};
+    new FormData(event.currentTarget).forEach((value, name) => {
+      if (typeof value === 'string' && value.trim()) filters[name] = value.trim();
+    });
+    onSearch(filters);
+  };
+  return (
+    <form role="search" aria-label={label} onSubmit={submit} className={className}>
+      {children}
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </form>
+  );
+}
