@@ -89,4 +89,6 @@ export function rolesForPath(path: string): readonly Role[] {
 export const HOME_PATH = '/overview';
 export const LOGIN_PATH = '/login';
 export const CONFIRM_CODE_PATH = '/auth-confirm-code';
+/** The public page where a mailed password-reset code is used (no shell, like /login). */
+export const RESET_PASSWORD_PAGE = '/reset-password';
 export const REDIRECT_PARAM = 'redirect-to';

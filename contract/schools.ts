@@ -105,8 +105,6 @@ export const RESET_CODE_TTL_HOURS = 24;
 export const RESET_MAX_ATTEMPTS = 5;
 
 export const RESET_PASSWORD_PATH = '/api/auth/reset-password';
-/** The public page where the mailed code is used (no shell, like /login). */
-export const RESET_PASSWORD_PAGE = '/reset-password';
 
 export const RESET_MESSAGES = {
   emailRequired: 'Email address is required',

@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
-import { RESET_PASSWORD_PAGE } from '../contract/schools';
+import { CONFIRM_CODE_PATH, LOGIN_PATH, RESET_PASSWORD_PAGE } from '../contract/navigation';
 import { RequireSession } from './app/RequireSession';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';

@@ -1,7 +1,6 @@
 import type { FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
-import { CONFIRM_CODE_PATH } from '../../contract/navigation';
-import { RESET_PASSWORD_PAGE } from '../../contract/schools';
+import { CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { useActors, useSession } from '../app/actors';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';
