@@ -35,7 +35,7 @@ export async function startPortal(
         : { driver: 'pglite', dataDir: config.dataDir }),
   );
   let server: ServerType | null = null;
-  let pruner: NodeJS.Timeout | undefined;
+  let stopUpkeep = async () => {};
   let closeStorage = () => {};
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -50,21 +50,28 @@ export async function startPortal(
     const mayseed = database.driver === 'pglite' || config.seedDemo;
     const seeded = mayseed && (await isEmpty(database.db));
     if (seeded) await seedDemo(database.db);
-    // Rate-limit hits older than a day count for nothing; dropped at start and then hourly.
     // Hourly upkeep: old rate-limit hits count for nothing; and PGlite has no autovacuum, so without an
     // ANALYZE its planner guesses row counts and short searches on a large table get slow
-    // (docs/performance.md). The first run goes after the portal listens, so it never delays the start.
-    const upkeep = async () => {
-      try {
-        await pruneHits(database.db);
-        if (database.driver === 'pglite') await database.db.execute(sql`analyze`);
-      } catch (error) {
-        log.error('upkeep.failed', { error: String(error) });
-      }
+    // (docs/performance.md). The first run goes after the portal listens, so it never delays the start;
+    // closing stops the timers and waits for a run in progress, which must not meet a closed database.
+    let upkeepRun: Promise<void> = Promise.resolve();
+    const upkeep = () => {
+      upkeepRun = (async () => {
+        try {
+          await pruneHits(database.db);
+          if (database.driver === 'pglite') await database.db.execute(sql`analyze`);
+        } catch (error) {
+          log.error('upkeep.failed', { error: String(error) });
+        }
+      })();
     };
-    setTimeout(() => void upkeep(), 1000).unref();
-    pruner = setInterval(() => void upkeep(), 60 * 60 * 1000);
-    pruner.unref();
+    const firstUpkeep = setTimeout(upkeep, 1000).unref();
+    const hourly = setInterval(upkeep, 60 * 60 * 1000).unref();
+    stopUpkeep = async () => {
+      clearTimeout(firstUpkeep);
+      clearInterval(hourly);
+      await upkeepRun;
+    };
 
     // Object storage when S3_BUCKET is set (checked now, so a wrong bucket or key stops the start);
     // local disk under DATA_DIR otherwise.
@@ -92,7 +99,7 @@ export async function startPortal(
       seeded,
       close() {
         closing ??= (async () => {
-          clearInterval(pruner);
+          await stopUpkeep();
           await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
           mailer.close();
           closeStorage();
@@ -102,7 +109,7 @@ export async function startPortal(
       },
     };
   } catch (error) {
-    clearInterval(pruner);
+    await stopUpkeep();
     (server as ServerType | null)?.close();
     closeStorage();
     await database.close();

@@ -322,3 +322,32 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
     }
   });
 });
+
+describe('upkeep (server/portal.ts)', () => {
+  const startQuietly = async () => {
+    const errors: string[] = [];
+    const log = { info: () => {}, error: (event: string) => void errors.push(event) };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-upkeep-'));
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', QUIET: '1' });
+    const portal = await startPortal(config, { log, database: { driver: 'pglite-memory' } });
+    return { portal, errors, dataDir };
+  };
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('never runs after a close that came before its first run', async () => {
+    const { portal, errors, dataDir } = await startQuietly();
+    await portal.close();
+    await wait(1300);
+    expect(errors).toEqual([]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is waited for by a close that comes while it runs', async () => {
+    const { portal, errors, dataDir } = await startQuietly();
+    await wait(1005);
+    await portal.close();
+    await wait(300);
+    expect(errors).toEqual([]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});
