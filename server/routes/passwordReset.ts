@@ -4,7 +4,7 @@ import { AUTH_MESSAGES } from '../../contract/auth';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { resetPasswordValidator } from '../../contract/schools.validators';
 import { audit } from '../audit';
-import { hashPassword } from '../auth/secrets';
+import { hashPassword, verifyPassword } from '../auth/secrets';
 import { isLimited, recordHit } from '../auth/throttle';
 import { users } from '../db/schema';
 import { auditActor, type AppEnv } from '../http/context';
@@ -36,7 +36,11 @@ export const passwordResetRoutes = new Hono<AppEnv>().post('/reset-password', as
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.email, normaliseEmail(input.email)), eq(users.active, true)));
-  if (!user) return rejected();
+  if (!user) {
+    // The same work as a real check, so the answer's time does not say the account is unknown.
+    await verifyPassword(null, input.code);
+    return rejected();
+  }
   const check = await checkResetCode(db, user.id, input.code);
   if (check.status !== 'ok') return rejected();
 

@@ -6,8 +6,10 @@ import { accessTokens, passwordResets, signInChallenges } from '../db/schema';
 import type { AppContext } from '../http/context';
 
 /**
- * Signs an account out everywhere: its live tokens are revoked and any sign-in it has begun is voided,
- * so a deactivated account or a reset password leaves no session behind. Answers the revoked tokens' ids.
+ * Signs an account out everywhere: its live tokens are revoked, any sign-in it has begun is voided and
+ * any reset code still open stops working, so a deactivated account or a reset password leaves no way
+ * back in (a code mailed before a deactivation does not come back with a reactivation). Answers the
+ * revoked tokens' ids.
  */
 export async function signOutEverywhere(db: Database, userId: number): Promise<number[]> {
   const revoked = await db
@@ -25,17 +27,11 @@ export async function signOutEverywhere(db: Database, userId: number): Promise<n
         isNull(signInChallenges.voidedAt),
       ),
     );
+  await expireOpenResets(db, userId);
   return revoked.map((row) => row.id);
 }
 
-/**
- * A new 6-digit reset code for the account; any older one stops working (only the newest mail counts).
- * The code is kept only as an argon2 hash: six digits are few, so a fast hash would give them away to
- * anyone holding a copy of the table.
- */
-export async function issueResetCode(db: Database, userId: number, createdBy: number | null) {
-  const code = randomCode();
-  const codeHash = await hashPassword(code);
+async function expireOpenResets(db: Database, userId: number) {
   await db
     .update(passwordResets)
     .set({ expiresAt: sql`now()` })
@@ -46,6 +42,17 @@ export async function issueResetCode(db: Database, userId: number, createdBy: nu
         gt(passwordResets.expiresAt, sql`now()`),
       ),
     );
+}
+
+/**
+ * A new 6-digit reset code for the account; any older one stops working (only the newest mail counts).
+ * The code is kept only as an argon2 hash: six digits are few, so a fast hash would give them away to
+ * anyone holding a copy of the table.
+ */
+export async function issueResetCode(db: Database, userId: number, createdBy: number | null) {
+  const code = randomCode();
+  const codeHash = await hashPassword(code);
+  await expireOpenResets(db, userId);
   const [row] = await db
     .insert(passwordResets)
     .values({
@@ -62,28 +69,29 @@ export type ResetCheck = { status: 'ok'; resetId: number } | { status: 'rejected
 
 /**
  * Checks a code against the account's open reset (unused, unexpired, fewer than RESET_MAX_ATTEMPTS
- * wrong tries). A wrong code counts a try, so five guesses spend the code.
+ * tries). The try is taken first, in the one statement that checks the count, so guesses sent all at
+ * once cannot slip past the limit between a read and a write; five wrong guesses spend the code. With
+ * no open reset the code is still checked, against a decoy, so the answer's time tells nothing.
  */
 export async function checkResetCode(db: Database, userId: number, code: string): Promise<ResetCheck> {
-  const [open] = await db
-    .select({ id: passwordResets.id, codeHash: passwordResets.codeHash })
+  const newestOpen = db
+    .select({ id: passwordResets.id })
     .from(passwordResets)
     .where(
       and(
         eq(passwordResets.userId, userId),
         isNull(passwordResets.usedAt),
         gt(passwordResets.expiresAt, sql`now()`),
-        lt(passwordResets.attempts, RESET_MAX_ATTEMPTS),
       ),
     )
     .orderBy(desc(passwordResets.id))
     .limit(1);
-  if (!open) return { status: 'rejected' };
-  if (await verifyPassword(open.codeHash, code)) return { status: 'ok', resetId: open.id };
-  await db
+  const [open] = await db
     .update(passwordResets)
     .set({ attempts: sql`${passwordResets.attempts} + 1` })
-    .where(eq(passwordResets.id, open.id));
+    .where(and(eq(passwordResets.id, sql`(${newestOpen})`), lt(passwordResets.attempts, RESET_MAX_ATTEMPTS)))
+    .returning({ id: passwordResets.id, codeHash: passwordResets.codeHash });
+  if (await verifyPassword(open?.codeHash ?? null, code)) return { status: 'ok', resetId: open!.id };
   return { status: 'rejected' };
 }
 

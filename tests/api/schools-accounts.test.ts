@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { PASSWORD_MESSAGES } from '../../contract/profile';
@@ -14,7 +14,7 @@ import {
   SCHOOL_PATHS,
 } from '../../contract/schools';
 import { issueToken } from '../../server/auth/tokens';
-import { accessTokens, passwordResets, users } from '../../server/db/schema';
+import { accessTokens, passwordResets, throttleHits, users } from '../../server/db/schema';
 import { demoSignIns, lastAudit, schoolIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -189,6 +189,9 @@ describe('deactivating and reactivating', () => {
 });
 
 describe('reset codes', () => {
+  // Each test starts under the per-address limit: they all come from 127.0.0.1.
+  beforeEach(() => db().delete(throttleHits));
+
   it('a code sent by the board sets the password once, signs out old sessions, and is audited', async () => {
     const { id, email } = await newAdmin('once');
     const sent = await post(SCHOOL_PATHS.adminReset(id), {});
@@ -246,6 +249,20 @@ describe('reset codes', () => {
     expect((await reset(email, code)).status).toBe(422);
   });
 
+  it(`counts guesses sent all at once: no more than ${RESET_MAX_ATTEMPTS} are ever checked`, async () => {
+    const { id, email } = await newAdmin();
+    const code = resetCode(email);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => reset(email, wrong)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(422));
+    const [row] = await db()
+      .select({ attempts: passwordResets.attempts })
+      .from(passwordResets)
+      .where(eq(passwordResets.userId, id));
+    expect(row.attempts).toBe(RESET_MAX_ATTEMPTS);
+    expect((await reset(email, code)).status).toBe(422);
+  });
+
   it('answers an unknown email as it answers a wrong code', async () => {
     const response = await reset('nobody@example.org', '123456');
     expect(response.status).toBe(422);
@@ -260,6 +277,14 @@ describe('reset codes', () => {
     const send = await post(SCHOOL_PATHS.adminReset(id), {});
     expect(send.status).toBe(409);
     expect(send.body.message).toBe(A.resetInactive);
+  });
+
+  it('a code mailed before a deactivation does not come back with the reactivation', async () => {
+    const { id, email } = await newAdmin();
+    const code = resetCode(email);
+    await post(SCHOOL_PATHS.adminActive(id), { active: false });
+    await post(SCHOOL_PATHS.adminActive(id), { active: true });
+    expect((await reset(email, code)).status).toBe(422);
   });
 
   it('says what is wrong with the form', async () => {
