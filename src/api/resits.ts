@@ -1,7 +1,7 @@
 import { RESIT_PATHS } from '../../contract/resits';
 import { resitValidator } from '../../contract/resits.validators';
 import type { Role } from '../../contract/roles';
-import { REPEATED_VALUE_SEPARATOR } from '../ui/PageFormDialog';
+import { REPEATED_VALUE_SEPARATOR } from '../ui/formValues';
 import { addToList } from './listedRows';
 
 /** The add-a-resit dialog's submit: the ticked papers arrive one a line. `then` reloads the list. */

@@ -3,13 +3,14 @@ import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notif
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
 import { Button } from '../ui/controls';
-import { PagedList, usePagedList } from './pagedList';
+import { ListView } from '../ui/ListView';
+import { usePagedList } from './pagedList';
 
 type Tab = 'unread' | 'read';
 
 function NotificationList({ tab }: { tab: Tab }) {
   const { unreadCount } = useActors();
-  const { list, view } = usePagedList<BoardNotification>(
+  const { list, view } = usePagedList(
     NOTIFICATION_PATHS[tab],
     markRead(() => unreadCount.send({ type: 'unread.refresh' })),
   );
@@ -17,12 +18,12 @@ function NotificationList({ tab }: { tab: Tab }) {
     list.send({ type: 'list.act', action: 'markRead', payload });
 
   return (
-    <PagedList list={list} view={view}>
+    <ListView<BoardNotification> list={list}>
       {(page) => (
         <>
           {tab === 'unread' && page.total > 0 && (
             <div className="mb-3 flex justify-end">
-              <Button variant="secondary" disabled={view.busy} onClick={() => act({ all: true })}>
+              <Button variant="secondary" disabled={!view.canAct} onClick={() => act({ all: true })}>
                 Mark all as read
               </Button>
             </div>
@@ -47,7 +48,7 @@ function NotificationList({ tab }: { tab: Tab }) {
                     <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
                   </div>
                   {tab === 'unread' && (
-                    <Button variant="secondary" disabled={view.busy} onClick={() => act({ id: item.id })}>
+                    <Button variant="secondary" disabled={!view.canAct} onClick={() => act({ id: item.id })}>
                       Mark as read
                     </Button>
                   )}
@@ -57,7 +58,7 @@ function NotificationList({ tab }: { tab: Tab }) {
           )}
         </>
       )}
-    </PagedList>
+    </ListView>
   );
 }
 

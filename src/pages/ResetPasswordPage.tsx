@@ -1,12 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link } from 'wouter';
+import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
 import { LOGIN_PATH } from '../../contract/navigation';
 import { PASSWORD_MIN_LENGTH } from '../../contract/profile';
 import { RESET_MESSAGES } from '../../contract/schools';
-import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
+import { formDialogMachine } from '../../machines/formDialog.machine';
 import { resetPassword } from '../api/schools';
 import { Alert, Button, TextField } from '../ui/controls';
+import { formValuesOf } from '../ui/formValues';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
 import { AuthLayout } from './AuthLayout';
 
 const machine = formDialogMachine.provide({ actors: { submit: resetPassword } });
@@ -31,11 +34,7 @@ export default function ResetPasswordPage() {
   }));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const values: FormValues = {};
-    new FormData(event.currentTarget).forEach((value, name) => {
-      values[name] = value;
-    });
-    form.send({ type: 'form.submit', values });
+    form.send({ type: 'form.submit', values: formValuesOf(event.currentTarget) });
   };
   const fieldError = (name: string) => view.fields[name]?.[0];
 
@@ -57,7 +56,8 @@ export default function ResetPasswordPage() {
     <AuthLayout title="Reset your password">
       <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
         <p className="text-sm text-slate-600">
-          Enter your email address, the 6-digit code the board emailed you, and your new password.
+          Enter your email address, the {CONFIRM_CODE_LENGTH}-digit code the board emailed you, and your new
+          password.
         </p>
         {view.error && <Alert tone="error">{view.error}</Alert>}
         <TextField
@@ -73,24 +73,10 @@ export default function ResetPasswordPage() {
           name="code"
           inputMode="numeric"
           autoComplete="one-time-code"
-          maxLength={6}
+          maxLength={CONFIRM_CODE_LENGTH}
           error={fieldError('code')}
         />
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
-          error={fieldError('password')}
-        />
-        <TextField
-          label="Confirm password"
-          name="password_confirmation"
-          type="password"
-          autoComplete="new-password"
-          error={fieldError('password_confirmation')}
-        />
+        <NewPasswordFields fieldError={fieldError} hint={`At least ${PASSWORD_MIN_LENGTH} characters`} />
         <Button type="submit" className="w-full" busy={view.busy} busyLabel="Saving…">
           Set my password
         </Button>

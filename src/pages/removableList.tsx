@@ -7,9 +7,9 @@ import { removeFromList } from '../api/listedRows';
 import { useNotify } from '../app/notify';
 import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { SearchForm } from '../ui/ListView';
+import { ListTable, ListView, SearchForm } from '../ui/ListView';
 import { PageFormDialog } from '../ui/PageFormDialog';
-import { PagedList, usePagedList } from './pagedList';
+import { usePagedList } from './pagedList';
 
 /**
  * What the exam offenders and resit candidates pages share: a searched, paged list (the list machine)
@@ -61,7 +61,7 @@ export function RemovableListPage<Row extends ListedRow>({
   lockedBecause?: (row: Row) => string | undefined;
   confirm: (row: Row) => ReactNode;
 }) {
-  const { list, view } = usePagedList<Row>(paths.list, removeFromList(paths));
+  const { list, view } = usePagedList(paths.list, removeFromList(paths));
   const form = useActorRef(
     formDialogMachine.provide({ actors: { submit: add.submit(() => list.send({ type: 'list.refresh' })) } }),
     { input: { successMessage: add.successMessage } },
@@ -82,55 +82,40 @@ export function RemovableListPage<Row extends ListedRow>({
         </SearchForm>
         <Button onClick={() => form.send({ type: 'form.open' })}>{add.label}</Button>
       </div>
-      <PagedList list={list} view={view}>
-        {(page) =>
-          page.items.length === 0 ? (
-            <p className="rounded-md bg-white p-6 text-slate-600 ring-1 ring-slate-200">
-              {view.search ? empty.noMatch : empty.none}
-            </p>
-          ) : (
-            <div className="overflow-x-auto rounded-md bg-white ring-1 ring-slate-200">
-              <table className="min-w-full divide-y divide-slate-200 text-sm">
-                <thead className="bg-slate-50">
-                  <tr>
-                    <Th>Index number</Th>
-                    <Th>Name</Th>
-                    {columns.map((column) => (
-                      <Th key={column.header}>{column.header}</Th>
-                    ))}
-                    <Th>
-                      <span className="sr-only">Actions</span>
-                    </Th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {page.items.map((row) => (
-                    <tr key={row.id}>
-                      <Td>{row.candidate_index}</Td>
-                      <Td>{candidateName(row.candidate)}</Td>
-                      {columns.map((column) => (
-                        <Td key={column.header}>{column.cell(row)}</Td>
-                      ))}
-                      <Td>
-                        <Button
-                          variant="secondary"
-                          className="whitespace-nowrap px-2 py-1"
-                          disabled={view.busy || lockedBecause(row) !== undefined}
-                          title={lockedBecause(row)}
-                          aria-label={`Remove from the list: ${rowName(row)}`}
-                          onClick={() => setPending(row)}
-                        >
-                          Remove from the list
-                        </Button>
-                      </Td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </PagedList>
+      <ListView<Row> list={list}>
+        {(page, busy) => (
+          <ListTable
+            head={['Index number', 'Name', ...columns.map((column) => column.header), 'Actions']}
+            busy={busy}
+            empty={view.search ? empty.noMatch : empty.none}
+            isEmpty={page.items.length === 0}
+          >
+            {page.items.map((row) => (
+              <tr key={row.id}>
+                <td className="px-4 py-2 align-top">{row.candidate_index}</td>
+                <td className="px-4 py-2 align-top">{candidateName(row.candidate)}</td>
+                {columns.map((column) => (
+                  <td key={column.header} className="px-4 py-2 align-top">
+                    {column.cell(row)}
+                  </td>
+                ))}
+                <td className="px-4 py-2 align-top">
+                  <Button
+                    variant="secondary"
+                    className="whitespace-nowrap px-2 py-1"
+                    disabled={!view.canAct || lockedBecause(row) !== undefined}
+                    title={lockedBecause(row)}
+                    aria-label={`Remove from the list: ${rowName(row)}`}
+                    onClick={() => setPending(row)}
+                  >
+                    Remove from the list
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </ListTable>
+        )}
+      </ListView>
       <ConfirmDialog
         open={pending !== null}
         title="Remove from the list"
@@ -167,10 +152,3 @@ export const CandidateIndexField = ({ error }: { error?: string }) => (
     error={error}
   />
 );
-
-const Th = ({ children }: { children: ReactNode }) => (
-  <th scope="col" className="px-4 py-2 text-left font-medium text-slate-600">
-    {children}
-  </th>
-);
-const Td = ({ children }: { children: ReactNode }) => <td className="px-4 py-2 align-top">{children}</td>;

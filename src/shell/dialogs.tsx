@@ -6,6 +6,7 @@ import { useActors, useAppActor, useSession } from '../app/actors';
 import { Button, SelectField, TextAreaField, TextField } from '../ui/controls';
 import { FormDialog } from '../ui/FormDialog';
 import { Modal } from '../ui/Modal';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
 
 export function LogoutDialog() {
   const { session } = useActors();
@@ -181,20 +182,7 @@ export function ChangePasswordDialog() {
             autoComplete="current-password"
             error={fieldError('current_password')}
           />
-          <TextField
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            error={fieldError('password')}
-          />
-          <TextField
-            label="Confirm password"
-            name="password_confirmation"
-            type="password"
-            autoComplete="new-password"
-            error={fieldError('password_confirmation')}
-          />
+          <NewPasswordFields fieldError={fieldError} />
         </>
       )}
     </FormDialog>

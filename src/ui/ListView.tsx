@@ -17,7 +17,8 @@ export function ListView<Row>({
   children: (page: Page<Row>, busy: boolean) => ReactNode;
 }) {
   const view = useSelector(list, (s) => ({
-    busy: s.hasTag('loading'),
+    // The page being replaced, or its rows being acted on.
+    busy: s.hasTag('loading') || s.hasTag('busy'),
     data: s.context.data as Page<Row> | null,
     error: s.context.error,
   }));

@@ -1,12 +1,13 @@
 import { useSelector } from '@xstate/react';
 import type { FormEvent, ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { formDialogMachine, FormValues } from '../../machines/formDialog.machine';
+import type { formDialogMachine } from '../../machines/formDialog.machine';
 import { Alert, Button } from './controls';
+import { formValuesOf } from './formValues';
 import { Modal } from './Modal';
 
-/** One line a value, for a name the form carries more than once (a group of checkboxes). */
-export const REPEATED_VALUE_SEPARATOR = '\n';
+/** A form dialog actor: an app-wide one, or a page's own. */
+export type FormDialogRef = ActorRefFrom<typeof formDialogMachine>;
 
 /**
  * The dialog around a form dialog actor, a page's own or (through FormDialog) an app-wide one: open
@@ -22,7 +23,7 @@ export function PageFormDialog({
   closeLabel,
   children,
 }: {
-  actor: ActorRefFrom<typeof formDialogMachine>;
+  actor: FormDialogRef;
   title: string;
   submitLabel: string;
   busyLabel: string;
@@ -38,15 +39,7 @@ export function PageFormDialog({
   const close = () => actor.send({ type: 'form.close' });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const values: FormValues = {};
-    new FormData(event.currentTarget).forEach((value, name) => {
-      const earlier = values[name];
-      values[name] =
-        typeof earlier === 'string' && typeof value === 'string'
-          ? `${earlier}${REPEATED_VALUE_SEPARATOR}${value}`
-          : value;
-    });
-    actor.send({ type: 'form.submit', values });
+    actor.send({ type: 'form.submit', values: formValuesOf(event.currentTarget) });
   };
   const fieldError = (name: string) =>
     view.fieldErrors[name]?.[0] ??

@@ -1,14 +1,13 @@
 import { Suspense } from 'react';
 import { REG_STATUSES } from '../../../contract/candidates';
-import { loadFormOptions } from '../../api/candidates';
-import { useResource } from '../../app/resource';
+import { useFormOptions } from '../../app/formOptions';
 import { SelectField, TextField } from '../../ui/controls';
 import { SearchForm } from '../../ui/ListView';
 
 export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'reg_status' | 'verified';
 
 function CourseAndSchoolSelects({ filters, show }: { filters: Record<string, string>; show: FilterName[] }) {
-  const options = useResource('candidate-form-options', loadFormOptions);
+  const options = useFormOptions();
   return (
     <>
       {show.includes('school') && (

@@ -17,11 +17,11 @@ import {
 } from '../../../contract/candidates';
 import { GENDERS, MARITAL_STATUSES, UPLOAD_LIMIT_BYTES } from '../../../contract/constants';
 import { candidateFormMachine } from '../../../machines/candidateForm.machine';
-import type { FormValues } from '../../../machines/formDialog.machine';
-import { loadFormOptions, loadNationalities, submitCandidate, validateCandidate } from '../../api/candidates';
+import { submitCandidate, validateCandidate } from '../../api/candidates';
+import { useFormOptions, useNationalities } from '../../app/formOptions';
 import { useNotify } from '../../app/notify';
-import { useResource } from '../../app/resource';
 import { Alert, Button, SelectField, TextField } from '../../ui/controls';
+import { formValuesOf } from '../../ui/formValues';
 
 const newKey = () => crypto.randomUUID();
 
@@ -132,8 +132,8 @@ export function CandidateForm({
   record?: CandidateRecord;
   onIndexed?: (record: CandidateRecord) => void;
 }) {
-  const options = useResource('candidate-form-options', loadFormOptions);
-  const nationalities = useResource('nationalities-admin', () => loadNationalities('admin'));
+  const options = useFormOptions();
+  const nationalities = useNationalities();
   const form = useActorRef(
     candidateFormMachine.provide({ actors: { validate: validateCandidate, submitCandidate } }),
     {
@@ -186,11 +186,7 @@ export function CandidateForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const values: FormValues = {};
-    new FormData(event.currentTarget).forEach((entry, name) => {
-      values[name] = entry;
-    });
-    form.send({ type: 'candidate.submit', values });
+    form.send({ type: 'candidate.submit', values: formValuesOf(event.currentTarget) });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
-import { fromPromise, type ActorRefFrom } from 'xstate';
+import { fromPromise } from 'xstate';
 import { courseHeaderRules } from '../../../contract/candidates';
 import {
   COURSE_PATHS,
@@ -17,14 +17,13 @@ import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
 import { pageFetcher } from '../../api/lists';
 import { useNotify } from '../../app/notify';
-import { forgetResource } from '../../app/resource';
+import { forgetFormOptions } from '../../app/formOptions';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
-import { PageFormDialog } from '../../ui/PageFormDialog';
+import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
-const forgetFormOptions = () => forgetResource('candidate-form-options');
 
 const STATUS_CHOICES = COURSE_STATUSES.map((status) => ({ value: status, label: status }));
 
@@ -44,8 +43,6 @@ const CLOSE_QUESTION: Record<
     action: 'Close registration',
   }),
 };
-
-type CourseDialog = ActorRefFrom<typeof formDialogMachine>;
 
 /**
  * Course headers (admin): the list with search and paging, each row's indexing and registration
@@ -187,7 +184,7 @@ function CourseTable({
 }
 
 /** Create (no row) or edit a course header, over the page's form dialog machine. */
-function CourseHeaderDialog({ dialog, row }: { dialog: CourseDialog; row: CourseHeaderRow | null }) {
+function CourseHeaderDialog({ dialog, row }: { dialog: FormDialogRef; row: CourseHeaderRow | null }) {
   const locked = !!row && row.indexed_candidates > 0;
   return (
     <PageFormDialog

@@ -1,14 +1,9 @@
 import { Suspense, type ComponentProps } from 'react';
-import type { ActorRefFrom } from 'xstate';
 import { SCHOOL_LIMITS, type SchoolAdminSummary, type SchoolRow } from '../../../contract/schools';
-import type { formDialogMachine } from '../../../machines/formDialog.machine';
-import { loadNationalities } from '../../api/candidates';
 import { useNotify } from '../../app/notify';
-import { useResource } from '../../app/resource';
+import { useNationalities } from '../../app/formOptions';
 import { SelectField, TextAreaField, TextField } from '../../ui/controls';
-import { PageFormDialog } from '../../ui/PageFormDialog';
-
-export type FormDialogRef = ActorRefFrom<typeof formDialogMachine>;
+import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
 
 /**
  * The page's dialogs over the shared PageFormDialog, each about one school or admin (or a new school):
@@ -37,7 +32,7 @@ function SchoolPageDialog({
 
 /** Nigeria first, as everywhere (the nationality list is the board's list of countries). */
 function CountryField({ value, error }: { value: string; error?: string }) {
-  const countries = useResource('nationalities-admin', () => loadNationalities('admin'));
+  const countries = useNationalities();
   return (
     <SelectField label="Country" name="country" defaultValue={value} error={error}>
       {countries.map((country) => (

@@ -24,7 +24,8 @@ import { useActors } from '../../app/actors';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { RowStatusToggle, StatusToggle } from '../../ui/StatusToggle';
-import { AdminFormDialog, ResetCodeDialog, SchoolFormDialog, type FormDialogRef } from './SchoolDialogs';
+import { AdminFormDialog, ResetCodeDialog, SchoolFormDialog } from './SchoolDialogs';
+import type { FormDialogRef } from '../../ui/PageFormDialog';
 
 const STATUS_LABELS: Record<string, string> = { active: 'Active', suspended: 'Suspended' };
 const STATUS_CHOICES = SCHOOL_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }));
