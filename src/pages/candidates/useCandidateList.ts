@@ -23,7 +23,7 @@ export function useCandidateList(path: string, status?: RowStatus) {
         ...(status && {
           row: statusToggleMachine.provide({ actors: { updateStatus: status.updateStatus } }),
         }),
-      } as Parameters<typeof listMachine.provide>[0]['actors'],
+      },
     }),
     {
       input: status && {

@@ -63,8 +63,7 @@ export default function CoursesPage() {
             }),
           },
         }),
-        // The list's `row` slot is typed as a placeholder callback; the status toggle machine fills it.
-      } as unknown as Parameters<typeof listMachine.provide>[0]['actors'],
+      },
     }),
     {
       input: {

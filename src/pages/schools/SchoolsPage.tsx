@@ -40,8 +40,7 @@ function useSchoolsPage() {
       actors: {
         fetchPage: pageFetcher(SCHOOL_PATHS.list),
         row: statusToggleMachine.provide({ actors: { updateStatus: updateSchoolStatus } }),
-        // The list's `row` is any callback-shaped actor; the toggle machine is one (as the candidate lists do).
-      } as unknown as Parameters<typeof listMachine.provide>[0]['actors'],
+      },
     }),
     // Each school row gets a status toggle; suspending is confirmed first.
     { input: { rowInput: { field: 'status', confirmValues: ['suspended'] } } },
