@@ -4,6 +4,7 @@ import { MESSAGE_LIMITS } from '../../contract/notifications';
 import { isPortalFileUrl, PLACEHOLDER_PHOTO, type User } from '../../contract/user';
 import { useActors, useAppActor, useSession } from '../app/actors';
 import { Button, SelectField, TextAreaField, TextField } from '../ui/controls';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { FormDialog } from '../ui/FormDialog';
 import { Modal } from '../ui/Modal';
 import { NewPasswordFields } from '../ui/NewPasswordFields';
@@ -13,15 +14,16 @@ export function LogoutDialog() {
   const open = useSession((s) => s.matches({ signedIn: 'confirmingSignOut' }));
   const cancel = () => session.send({ type: 'session.signOut.cancel' });
   return (
-    <Modal open={open} onClose={cancel} title="Log out" role="alertdialog">
-      <p className="text-slate-700">Are you sure you want to log out?</p>
-      <div className="mt-6 flex justify-end gap-3">
-        <Button variant="secondary" onClick={cancel}>
-          Cancel
-        </Button>
-        <Button onClick={() => session.send({ type: 'session.signOut.confirm' })}>Yes</Button>
-      </div>
-    </Modal>
+    <ConfirmDialog
+      open={open}
+      title="Log out"
+      confirmLabel="Yes"
+      tone="primary"
+      onCancel={cancel}
+      onConfirm={() => session.send({ type: 'session.signOut.confirm' })}
+    >
+      <p>Are you sure you want to log out?</p>
+    </ConfirmDialog>
   );
 }
 

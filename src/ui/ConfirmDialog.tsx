@@ -2,7 +2,10 @@ import type { ReactNode } from 'react';
 import { Button } from './controls';
 import { Modal } from './Modal';
 
-/** Asks before a step that cannot be taken back from the page (removing a row from a list). */
+/**
+ * Asks before a step: Cancel, or the step's own button (red for one that cannot be taken back from the
+ * page, such as removing a row from a list).
+ */
 export function ConfirmDialog({
   open,
   title,
@@ -10,6 +13,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onCancel,
+  tone = 'danger',
 }: {
   open: boolean;
   title: string;
@@ -17,6 +21,7 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
+  tone?: 'danger' | 'primary';
 }) {
   return (
     <Modal open={open} onClose={onCancel} title={title} role="alertdialog">
@@ -25,7 +30,7 @@ export function ConfirmDialog({
         <Button variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={onConfirm}>
+        <Button variant={tone} onClick={onConfirm}>
           {confirmLabel}
         </Button>
       </div>
