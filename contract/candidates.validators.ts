@@ -13,6 +13,7 @@ import {
   needsPriorCertificate,
   requiredUploadOf,
 } from './candidates';
+import { isRealIsoDate } from './dates';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
 
 /**
@@ -31,11 +32,8 @@ const isYear = vine.createRule((value, _options, field: FieldContext) => {
 
 /** A real calendar date written year-month-day (what a date input sends). */
 const isIsoDate = vine.createRule((value, _options, field: FieldContext) => {
-  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
-  const date = match ? new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])) : null;
-  const real = !!date && date.getUTCMonth() === +match![2] - 1 && date.getUTCDate() === +match![3];
-  if (!real) field.report(M.dateOfBirthInvalid, 'isoDate', field);
-  else if (date! > new Date()) field.report(R.dateOfBirthFuture, 'isoDate', field);
+  if (!isRealIsoDate(value)) field.report(M.dateOfBirthInvalid, 'isoDate', field);
+  else if (new Date(`${value}T00:00:00Z`) > new Date()) field.report(R.dateOfBirthFuture, 'isoDate', field);
 });
 
 /** Below the limit, else 'File is too large' (spec section 9: 2,000,000 bytes). */

@@ -1,4 +1,5 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { COURSE_CODE_PATTERN, COURSE_MESSAGES as M, COURSE_STATUSES, COURSE_TITLE_MAX } from './courses';
 
 /**
@@ -26,13 +27,9 @@ const messages = {
   enum: M.statusInvalid,
 };
 
-function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
-  validator.messagesProvider = new SimpleMessagesProvider(messages);
-  return validator;
-}
-
-export const courseHeaderValidator = withMessages(vine.create(courseHeaderSchema));
-export const indexingStatusValidator = withMessages(vine.create(vine.object({ indexing_status: status() })));
-export const registrationStatusValidator = withMessages(
-  vine.create(vine.object({ registration_status: status() })),
+export const courseHeaderValidator = formValidator(courseHeaderSchema, messages);
+export const indexingStatusValidator = formValidator(vine.object({ indexing_status: status() }), messages);
+export const registrationStatusValidator = formValidator(
+  vine.object({ registration_status: status() }),
+  messages,
 );

@@ -71,9 +71,12 @@ export type PrintDocumentEnding = (typeof PRINT_DOCUMENT_ENDINGS)[number];
 
 export const PRINT_DOCUMENT_PREFIX = '/print-document/';
 
-/** Pages shown without header and sidebar. */
+/** Pages shown without header and sidebar: the spec's, and the password-reset page beside /login. */
 export function isShellLess(path: string): boolean {
-  return path === '/login' || path === '/auth-confirm-code' || path.startsWith(PRINT_DOCUMENT_PREFIX);
+  return (
+    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE].includes(path) ||
+    path.startsWith(PRINT_DOCUMENT_PREFIX)
+  );
 }
 
 /** The roles that may open a shell page: its sidebar or header entry's, admin-only when unknown. */

@@ -18,7 +18,8 @@ import {
 /** Digits, spaces, brackets and dashes, an optional leading +, and 7 to 15 digits in all (E.164). */
 export const PHONE_PATTERN = /^(?=(?:\D*\d){7,15}\D*$)\+?[\d\s()-]+$/;
 
-const profileFields = {
+/** The name, email and phone fields a profile has, shared with the school admin's form. */
+export const PROFILE_FIELDS = {
   name: vine.string().trim().minLength(1).maxLength(PROFILE_LIMITS.nameMax),
   email: vine.string().trim().maxLength(PROFILE_LIMITS.emailMax).email(),
   phone_number: vine
@@ -31,13 +32,13 @@ const profileFields = {
 };
 
 const adminProfileSchema = vine.object({
-  ...profileFields,
+  ...PROFILE_FIELDS,
   /** Admin only (spec section 2); left as it is when not given. */
   gender: vine.enum(GENDERS).nullable().optional(),
 });
 
 /** A school admin's form has no gender; one sent anyway is dropped, not refused. */
-const schoolProfileSchema = vine.object(profileFields);
+const schoolProfileSchema = vine.object(PROFILE_FIELDS);
 
 const changePasswordSchema = vine.object({
   current_password: vine.string().maxLength(PASSWORD_MAX_LENGTH),
@@ -51,7 +52,8 @@ const changePasswordSchema = vine.object({
   password_confirmation: vine.string(),
 });
 
-const profileMessages = {
+/** The messages of PROFILE_FIELDS. */
+export const PROFILE_FIELD_MESSAGES = {
   'name.required': PROFILE_MESSAGES.nameRequired,
   'name.string': PROFILE_MESSAGES.nameRequired,
   'name.minLength': PROFILE_MESSAGES.nameRequired,
@@ -63,6 +65,10 @@ const profileMessages = {
   'phone_number.string': PROFILE_MESSAGES.phoneInvalid,
   'phone_number.regex': PROFILE_MESSAGES.phoneInvalid,
   'phone_number.maxLength': PROFILE_MESSAGES.phoneInvalid,
+};
+
+const profileMessages = {
+  ...PROFILE_FIELD_MESSAGES,
   'gender.enum': PROFILE_MESSAGES.genderInvalid,
 };
 

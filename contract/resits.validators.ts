@@ -1,11 +1,11 @@
-import { SimpleMessagesProvider, Vine } from '@vinejs/vine';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { RESIT_LIMITS as L, RESIT_MESSAGES as M, RESIT_PAPERS } from './resits';
 
-/** Adding a resit entry: run by the dialog's form in the browser and again by the server. */
-
-// A form's empty input is an empty string: it counts as not given.
-const vine = new Vine();
-vine.convertEmptyStringsToNull = true;
+/**
+ * Adding a resit entry: run by the dialog's form in the browser and again by the server. Empty inputs
+ * count as not given (HTML forms send them as empty strings).
+ */
 
 const resitSchema = vine.object({
   candidate_index: vine.string().trim().maxLength(L.candidateIndexMax),
@@ -17,8 +17,7 @@ const resitSchema = vine.object({
 export const inPaperOrder = (papers: readonly string[]) =>
   RESIT_PAPERS.filter((paper) => papers.includes(paper));
 
-export const resitValidator = vine.create(resitSchema);
-resitValidator.messagesProvider = new SimpleMessagesProvider({
+export const resitValidator = formValidator(resitSchema, {
   'candidate_index.required': M.candidateIndexRequired,
   'candidate_index.string': M.candidateIndexRequired,
   'exam.required': M.examRequired,

@@ -1,3 +1,5 @@
+import { PROFILE_MESSAGES } from './profile';
+
 /** Training schools as the board's lists show them (spec section 3: a school row has a status). */
 
 export const SCHOOL_STATUSES = ['active', 'suspended'] as const;
@@ -83,14 +85,15 @@ export const SCHOOL_MESSAGES = {
 export const SUSPEND_CONFIRMATION =
   'Suspend this training school? Its admins can still sign in and see their records, but cannot register candidates until it is active again.';
 
+/** A school admin's fields are a profile's, so they say what the profile dialog says. */
 export const SCHOOL_ADMIN_MESSAGES = {
   notFound: 'There is no such school admin.',
-  nameRequired: 'Full name is required',
-  emailRequired: 'Email address is required',
-  emailInvalid: 'Enter a valid email address',
-  emailTaken: 'This email address is already used by another account',
-  phoneInvalid: 'Enter a valid phone number',
-  tooLong: 'This is too long',
+  nameRequired: PROFILE_MESSAGES.nameRequired,
+  emailRequired: PROFILE_MESSAGES.emailRequired,
+  emailInvalid: PROFILE_MESSAGES.emailInvalid,
+  emailTaken: PROFILE_MESSAGES.emailTaken,
+  phoneInvalid: PROFILE_MESSAGES.phoneInvalid,
+  tooLong: PROFILE_MESSAGES.tooLong,
   activeInvalid: 'Choose whether the account is active',
   created: 'The school admin has been added and emailed a code to set their password.',
   deactivated: 'The account has been deactivated and signed out everywhere.',

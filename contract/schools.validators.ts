@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine';
 import { formValidator } from './formValidator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH } from './profile';
-import { PHONE_PATTERN } from './profile.validators';
+import { PHONE_PATTERN, PROFILE_FIELDS, PROFILE_FIELD_MESSAGES } from './profile.validators';
 import {
   RESET_MESSAGES,
   SCHOOL_ADMIN_MESSAGES as A,
@@ -35,11 +35,8 @@ const schoolSchema = vine.object({
 
 const schoolStatusSchema = vine.object({ status: vine.enum(SCHOOL_STATUSES) });
 
-const schoolAdminSchema = vine.object({
-  name: vine.string().trim().minLength(1).maxLength(150),
-  email: vine.string().trim().maxLength(L.emailMax).email(),
-  phone_number: vine.string().trim().maxLength(L.phoneMax).regex(PHONE_PATTERN).nullable().optional(),
-});
+/** A school admin is a profile the board fills in for them. */
+const schoolAdminSchema = vine.object(PROFILE_FIELDS);
 
 const adminActiveSchema = vine.object({ active: vine.boolean({ strict: true }) });
 
@@ -83,17 +80,7 @@ const schoolMessages = {
 };
 
 const adminMessages = {
-  'name.required': A.nameRequired,
-  'name.string': A.nameRequired,
-  'name.minLength': A.nameRequired,
-  'name.maxLength': A.tooLong,
-  'email.required': A.emailRequired,
-  'email.string': A.emailInvalid,
-  'email.email': A.emailInvalid,
-  'email.maxLength': A.emailInvalid,
-  'phone_number.string': A.phoneInvalid,
-  'phone_number.regex': A.phoneInvalid,
-  'phone_number.maxLength': A.phoneInvalid,
+  ...PROFILE_FIELD_MESSAGES,
   'active.required': A.activeInvalid,
   'active.boolean': A.activeInvalid,
 };

@@ -1,16 +1,7 @@
 import { and, desc, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { boardToday } from './boardDate';
 import type { Database } from './db/client';
 import { examOffences } from './db/schema';
-
-/** Today in Lagos, YYYY-MM-DD: the board's calendar, whatever the server's clock zone. */
-export function boardToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Africa/Lagos',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
 
 /** The SQL of "this offence's sanction runs on `day`" (from and until inclusive; no until: indefinitely). */
 export const sanctionRunsOn = (day: string) =>

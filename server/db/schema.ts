@@ -16,6 +16,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CERTIFICATE_FIELDS, SUBJECT_FIELDS } from '../../contract/candidates';
+import type { CourseStatus } from '../../contract/courses';
+import type { ResitPaper } from '../../contract/resits';
+import type { SchoolStatus } from '../../contract/schools';
 
 /**
  * One schema for both drivers (PGlite and PostgreSQL); drizzle-kit turns it into the SQL migrations
@@ -37,7 +40,7 @@ export const trainingSchools = pgTable(
     contactEmail: text('contact_email'),
     contactPhone: text('contact_phone'),
     /** active or suspended. */
-    status: text('status').notNull().default('active'),
+    status: text('status').$type<SchoolStatus>().notNull().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -131,8 +134,8 @@ export const courseHeaders = pgTable(
     code: text('code').notNull(),
     title: text('title').notNull(),
     /** open or closed. */
-    indexingStatus: text('indexing_status').notNull().default('open'),
-    registrationStatus: text('registration_status').notNull().default('open'),
+    indexingStatus: text('indexing_status').$type<CourseStatus>().notNull().default('open'),
+    registrationStatus: text('registration_status').$type<CourseStatus>().notNull().default('open'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -408,7 +411,7 @@ export const resits = pgTable(
       .references(() => candidates.id),
     exam: text('exam').notNull(),
     /** The papers sat again, e.g. ['Paper I', 'Practical']. */
-    papers: jsonb('papers').$type<string[]>().notNull(),
+    papers: jsonb('papers').$type<ResitPaper[]>().notNull(),
     ...listedRowColumns(),
   },
   (t) => [

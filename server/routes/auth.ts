@@ -2,7 +2,9 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { confirmCodeValidator, loginValidator, resendCodeValidator } from '../../contract/auth.validators';
+import { CONFIRM_CODE_PATH } from '../../contract/navigation';
 import { audit } from '../audit';
+import { voidOpenChallenges } from '../auth/challenges';
 import { randomCode, randomSecret, sameHash, sha256, verifyPassword } from '../auth/secrets';
 import { isLimited, recordHit } from '../auth/throttle';
 import { issueToken, revokeToken } from '../auth/tokens';
@@ -36,7 +38,7 @@ async function mailCode(c: AppContext, email: string, code: string) {
     text: [
       `Your sign-in code is ${code}.`,
       '',
-      `Enter it on the portal within ${CODE_TTL_MINUTES} minutes: ${config.publicUrl}/auth-confirm-code`,
+      `Enter it on the portal within ${CODE_TTL_MINUTES} minutes: ${config.publicUrl}${CONFIRM_CODE_PATH}`,
       'If you did not try to sign in, someone may know your password: change it after signing in.',
     ].join('\n'),
   });
@@ -87,16 +89,7 @@ export const authRoutes = new Hono<AppEnv>()
     const code = randomCode();
     await db.transaction(async (tx) => {
       // Only the newest code works: an older, unfinished sign-in of this account is voided.
-      await tx
-        .update(signInChallenges)
-        .set({ voidedAt: sql`now()` })
-        .where(
-          and(
-            eq(signInChallenges.userId, user.id),
-            isNull(signInChallenges.usedAt),
-            isNull(signInChallenges.voidedAt),
-          ),
-        );
+      await voidOpenChallenges(tx, user.id);
       await tx.insert(signInChallenges).values({
         userId: user.id,
         loginIdHash: sha256(loginId),

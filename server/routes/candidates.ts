@@ -10,6 +10,7 @@ import {
   type UploadField,
 } from '../../contract/candidates';
 import { audit } from '../audit';
+import { boardYear } from '../boardDate';
 import { readCandidateForm, type CandidateForm } from '../candidates/form';
 import { listCandidates } from '../candidates/list';
 import { auditSnapshot, loadRecord, loadRow, STORED_TEXT_FIELDS } from '../candidates/records';
@@ -21,11 +22,6 @@ import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/cont
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { parseBody, readBody } from '../http/validate';
-
-/** The board's year, for the index number and the year filter: Nigeria's calendar, not the server's. */
-export function indexingYear(now = new Date()): number {
-  return Number(new Intl.DateTimeFormat('en', { timeZone: 'Africa/Lagos', year: 'numeric' }).format(now));
-}
 
 /** The form's text fields as columns: what was left empty is null. */
 function textColumns(form: CandidateForm) {
@@ -91,7 +87,7 @@ async function indexCandidate(c: AppContext) {
       )) as unknown as {
         rows: { sequence: string | number | bigint }[];
       };
-      const year = indexingYear();
+      const year = boardYear();
       const [row] = await tx
         .insert(candidates)
         .values({

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, like, ne, or, sql } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
   COURSE_MESSAGES as M,
@@ -31,8 +31,7 @@ const columns = {
   registration_status: courseHeaders.registrationStatus,
 };
 
-/** A row as stored. The statuses are text columns written only by this server, from COURSE_STATUSES,
- * so the selects below are cast to this. */
+/** A row as stored (the statuses typed by the schema). */
 type StoredRow = Omit<CourseHeaderRow, 'indexed_candidates'>;
 
 /** Candidates indexed under each of these course headers (an index walk: candidates_course_header_idx). */
@@ -74,19 +73,6 @@ async function codeInUse(db: Database, id: number, code: string): Promise<boolea
   return !!row;
 }
 
-async function codeTaken(db: Database, code: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: courseHeaders.id })
-    .from(courseHeaders)
-    .where(
-      exceptId
-        ? and(eq(courseHeaders.code, code), ne(courseHeaders.id, exceptId))
-        : eq(courseHeaders.code, code),
-    )
-    .limit(1);
-  return !!row;
-}
-
 /** GET /course-headers `?search=&page=&per_page=`: ordered by code, searched in code and title. */
 async function listCourseHeaders(c: AppContext) {
   const search = (c.req.query('search') ?? '').trim();
@@ -98,13 +84,13 @@ async function listCourseHeaders(c: AppContext) {
     ? or(ilike(courseHeaders.code, pattern), ilike(courseHeaders.title, pattern))
     : undefined;
   const [{ total }] = await db.select({ total: count() }).from(courseHeaders).where(where);
-  const rows = (await db
+  const rows = await db
     .select(columns)
     .from(courseHeaders)
     .where(where)
     .orderBy(asc(courseHeaders.code))
     .limit(paging.perPage)
-    .offset(paging.offset)) as StoredRow[];
+    .offset(paging.offset);
   return ok(c, pageOf(await withCounts(db, rows), paging, total));
 }
 
@@ -113,13 +99,12 @@ async function createCourseHeader(c: AppContext) {
   const input = await readBody(c, courseHeaderValidator);
   if (input instanceof Response) return input;
   const db = c.get('deps').database.db;
-  if (await codeTaken(db, input.code)) return invalid(c, { code: [M.codeTaken] });
   try {
     const row = await db.transaction(async (tx) => {
-      const [created] = (await tx
+      const [created] = await tx
         .insert(courseHeaders)
         .values({ code: input.code, title: input.title })
-        .returning(columns)) as StoredRow[];
+        .returning(columns);
       await audit(tx, auditActor(c), {
         action: 'course_header.created',
         entity: 'course_header',
@@ -130,7 +115,7 @@ async function createCourseHeader(c: AppContext) {
     });
     return answerRow(c, row, M.created);
   } catch (error) {
-    // Another admin created the same code meanwhile: the unique index decides.
+    // A code another course header has (or was given meanwhile): the unique index decides.
     if (isUniqueViolation(error, 'course_headers_code_key')) return invalid(c, { code: [M.codeTaken] });
     throw error;
   }
@@ -151,22 +136,22 @@ async function updateCourseHeader(c: AppContext) {
   let outcome: EditOutcome;
   try {
     outcome = await db.transaction(async (tx): Promise<EditOutcome> => {
-      const [before] = (await tx
+      const [before] = await tx
         .select(columns)
         .from(courseHeaders)
         .where(eq(courseHeaders.id, id))
-        .for('update')) as StoredRow[];
+        .for('update');
       if (!before) return { status: 404 };
-      if (before.code !== input.code) {
-        if (await codeInUse(tx, id, before.code)) return { fields: { code: [M.codeLocked] } };
-        if (await codeTaken(tx, input.code, id)) return { fields: { code: [M.codeTaken] } };
+      // A code another course header has is refused by the unique index (caught below).
+      if (before.code !== input.code && (await codeInUse(tx, id, before.code))) {
+        return { fields: { code: [M.codeLocked] } };
       }
       if (before.code === input.code && before.title === input.title) return { row: before };
-      const [after] = (await tx
+      const [after] = await tx
         .update(courseHeaders)
         .set({ code: input.code, title: input.title, updatedAt: sql`now()` })
         .where(eq(courseHeaders.id, id))
-        .returning(columns)) as StoredRow[];
+        .returning(columns);
       await audit(tx, auditActor(c), {
         action: 'course_header.updated',
         entity: 'course_header',
@@ -210,18 +195,18 @@ function updateStatus(field: CourseStatusField) {
     if (!id) return notFound(c);
     const db = c.get('deps').database.db;
     const row = await db.transaction(async (tx) => {
-      const [before] = (await tx
+      const [before] = await tx
         .select(columns)
         .from(courseHeaders)
         .where(eq(courseHeaders.id, id))
-        .for('update')) as StoredRow[];
+        .for('update');
       if (!before) return null;
       if (before[field] === value) return before;
-      const [after] = (await tx
+      const [after] = await tx
         .update(courseHeaders)
         .set({ [statusKey[field]]: value, updatedAt: sql`now()` })
         .where(eq(courseHeaders.id, id))
-        .returning(columns)) as StoredRow[];
+        .returning(columns);
       await audit(tx, auditActor(c), {
         action: `course_header.${field}_changed`,
         entity: 'course_header',

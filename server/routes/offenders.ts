@@ -10,7 +10,8 @@ import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
 import { findIndexedCandidate, listPage, removeFromList, selectListed, toListedCandidate } from '../listed';
-import { boardToday, sanctionRunsOn } from '../sanctions';
+import { boardToday } from '../boardDate';
+import { sanctionRunsOn } from '../sanctions';
 
 /** The list's rows with their candidate, school and course header; `active` as of `today`. */
 const selectOffenders = (db: Database, today: string) =>
@@ -66,7 +67,7 @@ async function recordOffence(c: AppContext) {
   const candidate = await findIndexedCandidate(db, input.candidate_index);
   if (!candidate) return invalid(c, { candidate_index: [M.candidateUnknown] });
 
-  const id = await db.transaction(async (tx) => {
+  const recorded = await db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(examOffences)
       .values({
@@ -86,9 +87,9 @@ async function recordOffence(c: AppContext) {
       entityId: inserted.id,
       after: auditSnapshot(row),
     });
-    return inserted.id;
+    return row;
   });
-  return ok(c, await loadOffender(db, id), M.recorded);
+  return ok(c, recorded, M.recorded);
 }
 
 /** POST /:id/remove: the row leaves the list (removed_at, removed_by) and its sanction no longer applies. */

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { sanctionBlocksMessage } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
-import { RESIT_MESSAGES as M, type ResitPaper, type ResitRow } from '../../contract/resits';
+import { RESIT_MESSAGES as M, type ResitRow } from '../../contract/resits';
 import { inPaperOrder, resitValidator } from '../../contract/resits.validators';
 import { audit } from '../audit';
 import type { ListScope } from '../candidates/list';
@@ -26,7 +26,7 @@ function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]): Resi
     candidate_index: row.candidateIndex,
     candidate: { ...toListedCandidate(r.candidateId, row), registration_status: row.registrationStatus },
     exam: r.exam,
-    papers: r.papers as ResitPaper[],
+    papers: r.papers,
     created_at: r.createdAt.toISOString(),
   };
 }
@@ -78,7 +78,7 @@ async function addResit(c: AppContext, role: Role) {
   const sanction = await activeSanction(db, candidate.id);
   if (sanction) return refuse(c, 403, sanctionBlocksMessage(sanction, 'entered for a resit'));
 
-  const id = await db.transaction(async (tx) => {
+  const added = await db.transaction(async (tx) => {
     // The partial unique index (one listed entry per candidate and exam) settles two adds racing.
     const [inserted] = await tx
       .insert(resits)
@@ -98,10 +98,10 @@ async function addResit(c: AppContext, role: Role) {
       entityId: inserted.id,
       after: auditSnapshot(row),
     });
-    return inserted.id;
+    return row;
   });
-  if (id === null) return invalid(c, { exam: [M.duplicate] });
-  return ok(c, await loadResit(db, id), M.added);
+  if (added === null) return invalid(c, { exam: [M.duplicate] });
+  return ok(c, added, M.added);
 }
 
 type Removal = { status: 'done' } | { status: 404 } | { status: 403; message: string };
@@ -113,26 +113,22 @@ async function removeResit(c: AppContext, role: Role) {
   const caller = callerOf(c);
   const db = c.get('deps').database.db;
   const outcome = await db.transaction(async (tx): Promise<Removal> => {
-    const [row] = await tx
-      .select({
-        schoolId: candidates.trainingSchoolId,
-        schoolStatus: trainingSchools.status,
-        registrationStatus: courseHeaders.registrationStatus,
-      })
-      .from(resits)
-      .innerJoin(candidates, eq(candidates.id, resits.candidateId))
-      .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-      .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    // The entry as the list shows it, with what decides whether this caller may remove it, in one read.
+    const [row] = await selectListed(tx, resits, {
+      resit: resits,
+      registrationStatus: courseHeaders.registrationStatus,
+      schoolId: candidates.trainingSchoolId,
+      schoolStatus: trainingSchools.status,
+    })
       .where(and(eq(resits.id, id), isNull(resits.removedAt)))
       .for('update', { of: resits });
     if (!row || (role === 'school_admin' && row.schoolId !== caller.trainingSchoolId)) return { status: 404 };
     const refusal = schoolRefusal(caller, row);
     if (refusal) return { status: 403, message: refusal };
-    const before = (await loadResit(tx, id))!;
     await removeFromList(tx, c, resits, id, {
       action: 'resit.removed',
       entity: 'resit',
-      before: auditSnapshot(before),
+      before: auditSnapshot(toResitRow(row)),
     });
     return { status: 'done' };
   });

@@ -53,8 +53,22 @@ const adminColumns = {
   schoolId: users.trainingSchoolId,
 };
 
-/** A school's own fields as selected, before its status is narrowed and its admins are added. */
-type SchoolColumns = Omit<SchoolRow, 'status' | 'admins'> & { status: string };
+/** A school admin's account as the admin routes see it; other users (board admins) are not theirs. */
+async function schoolAdmin(db: Database, id: number) {
+  const [row] = await db
+    .select(adminColumns)
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.role, 'school_admin')));
+  return row ?? null;
+}
+
+type SchoolAdminRow = NonNullable<Awaited<ReturnType<typeof schoolAdmin>>>;
+
+/** What the list shows of a school admin: the row without its school. */
+const adminSummary = ({ schoolId: _schoolId, ...summary }: SchoolAdminRow): SchoolAdminSummary => summary;
+
+/** A school's own fields as selected, before its admins are added. */
+type SchoolColumns = Omit<SchoolRow, 'admins'>;
 
 /** The schools' rows with their school admins (by name, deactivated ones included), in one more query. */
 async function withAdmins(db: Database, schools: SchoolColumns[]): Promise<SchoolRow[]> {
@@ -75,11 +89,7 @@ async function withAdmins(db: Database, schools: SchoolColumns[]): Promise<Schoo
     : [];
   return schools.map((school) => ({
     ...school,
-    // Written only by this server, from SCHOOL_STATUSES.
-    status: school.status as SchoolStatus,
-    admins: admins
-      .filter((admin) => admin.schoolId === school.id)
-      .map(({ schoolId: _schoolId, ...admin }): SchoolAdminSummary => admin),
+    admins: admins.filter((admin) => admin.schoolId === school.id).map(adminSummary),
   }));
 }
 
@@ -129,15 +139,6 @@ const codeTaken = (c: AppContext) => invalid(c, { code: [SCHOOL_MESSAGES.codeTak
 const noSchool = (c: AppContext) => refuse(c, 404, SCHOOL_MESSAGES.notFound);
 const noAdmin = (c: AppContext) => refuse(c, 404, A.notFound);
 
-/** A school admin's account as the admin routes see it; other users (board admins) are not theirs. */
-async function schoolAdmin(db: Database, id: number) {
-  const [row] = await db
-    .select(adminColumns)
-    .from(users)
-    .where(and(eq(users.id, id), eq(users.role, 'school_admin')));
-  return row ?? null;
-}
-
 /**
  * The training schools and their admin accounts, for the board. The list is paged in SQL, ordered by
  * name (the name index). Every change is audited with its before and after.
@@ -156,7 +157,7 @@ export const schoolRoutes = new Hono<AppEnv>()
       const pattern = containsPattern(search);
       conditions.push(or(ilike(trainingSchools.code, pattern), ilike(trainingSchools.name, pattern))!);
     }
-    if (status) conditions.push(eq(trainingSchools.status, status));
+    if (isStatus(status)) conditions.push(eq(trainingSchools.status, status));
     const where = conditions.length ? and(...conditions) : undefined;
 
     const [{ total }] = await db.select({ total: count() }).from(trainingSchools).where(where);
@@ -175,7 +176,7 @@ export const schoolRoutes = new Hono<AppEnv>()
     if (values instanceof Response) return values;
     const db = c.get('deps').database.db;
     try {
-      const id = await db.transaction(async (tx) => {
+      const created = await db.transaction(async (tx) => {
         const [row] = await tx.insert(trainingSchools).values(values).returning({ id: trainingSchools.id });
         const after = (await loadSchool(tx, row.id))!;
         await audit(tx, auditActor(c), {
@@ -184,9 +185,9 @@ export const schoolRoutes = new Hono<AppEnv>()
           entityId: row.id,
           after: schoolSnapshot(after),
         });
-        return row.id;
+        return after;
       });
-      return ok(c, await loadSchool(db, id), SCHOOL_MESSAGES.created);
+      return ok(c, created, SCHOOL_MESSAGES.created);
     } catch (error) {
       // Two schools given one code at the same moment: the unique index settles it.
       if (isUniqueViolation(error, 'training_schools_code_key')) return codeTaken(c);
@@ -201,8 +202,9 @@ export const schoolRoutes = new Hono<AppEnv>()
     if (!id || !before) return noSchool(c);
     const values = await readSchoolForm(c, id);
     if (values instanceof Response) return values;
+    let updated: SchoolRow;
     try {
-      await db.transaction(async (tx) => {
+      updated = await db.transaction(async (tx) => {
         await tx
           .update(trainingSchools)
           .set({ ...values, updatedAt: sql`now()` })
@@ -215,12 +217,13 @@ export const schoolRoutes = new Hono<AppEnv>()
           before: schoolSnapshot(before),
           after: schoolSnapshot(after),
         });
+        return after;
       });
     } catch (error) {
       if (isUniqueViolation(error, 'training_schools_code_key')) return codeTaken(c);
       throw error;
     }
-    return ok(c, await loadSchool(db, id), SCHOOL_MESSAGES.updated);
+    return ok(c, updated, SCHOOL_MESSAGES.updated);
   })
 
   .post('/training-schools/:id/status', async (c) => {
@@ -262,7 +265,9 @@ export const schoolRoutes = new Hono<AppEnv>()
   .post('/training-schools/:id/admins', async (c) => {
     const id = idParam(c);
     const db = c.get('deps').database.db;
-    const school = id ? await loadSchool(db, id) : null;
+    const [school] = id
+      ? await db.select({ id: trainingSchools.id }).from(trainingSchools).where(eq(trainingSchools.id, id))
+      : [];
     if (!id || !school) return noSchool(c);
     const input = await readBody(c, schoolAdminValidator);
     if (input instanceof Response) return input;
@@ -273,7 +278,7 @@ export const schoolRoutes = new Hono<AppEnv>()
     const caller = callerOf(c);
     // Nobody ever knows this password: the new admin sets their own with the mailed code.
     const passwordHash = await hashPassword(randomSecret(32));
-    let created: { userId: number; code: string };
+    let created: { admin: SchoolAdminRow; code: string };
     try {
       created = await db.transaction(async (tx) => {
         const [row] = await tx
@@ -286,7 +291,7 @@ export const schoolRoutes = new Hono<AppEnv>()
             trainingSchoolId: id,
             passwordHash,
           })
-          .returning({ id: users.id });
+          .returning(adminColumns);
         const { code } = await issueResetCode(tx, row.id, caller.userId);
         await audit(tx, auditActor(c), {
           action: 'user.created',
@@ -302,16 +307,14 @@ export const schoolRoutes = new Hono<AppEnv>()
             reset_code_sent: true,
           },
         });
-        return { userId: row.id, code };
+        return { admin: row, code };
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) return invalid(c, { email: [A.emailTaken] });
       throw error;
     }
     await mailResetCode(c, email, created.code, true);
-    const admin = await schoolAdmin(db, created.userId);
-    const { schoolId: _schoolId, ...summary } = admin!;
-    return ok(c, summary, A.created);
+    return ok(c, adminSummary(created.admin), A.created);
   })
 
   .post('/school-admins/:id/active', async (c) => {
@@ -320,18 +323,19 @@ export const schoolRoutes = new Hono<AppEnv>()
     const id = idParam(c);
     if (!id) return noAdmin(c);
     const db = c.get('deps').database.db;
-    const found = await db.transaction(async (tx) => {
+    const admin = await db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ active: users.active })
+        .select(adminColumns)
         .from(users)
         .where(and(eq(users.id, id), eq(users.role, 'school_admin')))
         .for('update');
-      if (!row) return false;
-      if (row.active === input.active) return true;
-      await tx
+      if (!row) return null;
+      if (row.active === input.active) return row;
+      const [updated] = await tx
         .update(users)
         .set({ active: input.active, updatedAt: sql`now()` })
-        .where(eq(users.id, id));
+        .where(eq(users.id, id))
+        .returning(adminColumns);
       // A deactivated account is signed out at once, not when its tokens expire.
       const revoked = input.active ? [] : await signOutEverywhere(tx, id);
       await audit(tx, auditActor(c), {
@@ -341,11 +345,10 @@ export const schoolRoutes = new Hono<AppEnv>()
         before: { active: row.active },
         after: { active: input.active, ...(input.active ? {} : { revoked_tokens: revoked }) },
       });
-      return true;
+      return updated;
     });
-    if (!found) return noAdmin(c);
-    const { schoolId: _schoolId, ...summary } = (await schoolAdmin(db, id))!;
-    return ok(c, summary, input.active ? A.reactivated : A.deactivated);
+    if (!admin) return noAdmin(c);
+    return ok(c, adminSummary(admin), input.active ? A.reactivated : A.deactivated);
   })
 
   .post('/school-admins/:id/password-reset', async (c) => {

@@ -1,8 +1,10 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { RESET_CODE_TTL_HOURS, RESET_MAX_ATTEMPTS } from '../../contract/schools';
+import { voidOpenChallenges } from '../auth/challenges';
 import { hashPassword, randomCode, verifyPassword } from '../auth/secrets';
 import type { Database } from '../db/client';
-import { accessTokens, passwordResets, signInChallenges } from '../db/schema';
+import { accessTokens, passwordResets } from '../db/schema';
 import type { AppContext } from '../http/context';
 
 /**
@@ -17,16 +19,7 @@ export async function signOutEverywhere(db: Database, userId: number): Promise<n
     .set({ revokedAt: sql`now()` })
     .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)))
     .returning({ id: accessTokens.id });
-  await db
-    .update(signInChallenges)
-    .set({ voidedAt: sql`now()` })
-    .where(
-      and(
-        eq(signInChallenges.userId, userId),
-        isNull(signInChallenges.usedAt),
-        isNull(signInChallenges.voidedAt),
-      ),
-    );
+  await voidOpenChallenges(db, userId);
   await expireOpenResets(db, userId);
   return revoked.map((row) => row.id);
 }
@@ -65,7 +58,7 @@ export async function issueResetCode(db: Database, userId: number, createdBy: nu
   return { code, resetId: row.id };
 }
 
-export type ResetCheck = { status: 'ok'; resetId: number } | { status: 'rejected' };
+type ResetCheck = { status: 'ok'; resetId: number } | { status: 'rejected' };
 
 /**
  * Checks a code against the account's open reset (unused, unexpired, fewer than RESET_MAX_ATTEMPTS
@@ -117,7 +110,7 @@ export async function mailResetCode(c: AppContext, email: string, code: string, 
         : 'The examinations board has sent you a code to set a new password.',
       '',
       `Your code is ${code}. It works once, for ${RESET_CODE_TTL_HOURS} hours.`,
-      `Set your password at ${config.publicUrl}/reset-password with this email address and the code,`,
+      `Set your password at ${config.publicUrl}${RESET_PASSWORD_PAGE} with this email address and the code,`,
       'then sign in.',
       '',
       'If you did not expect this email, tell the examinations board.',

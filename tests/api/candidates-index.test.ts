@@ -12,7 +12,7 @@ import {
 import { UPLOAD_LIMIT_BYTES } from '../../contract/constants';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, candidates, courseHeaders, files, trainingSchools } from '../../server/db/schema';
-import { indexingYear } from '../../server/routes/candidates';
+import { boardYear as indexingYear } from '../../server/boardDate';
 import {
   candidateForm,
   GIF,

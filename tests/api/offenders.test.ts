@@ -4,7 +4,7 @@ import { CANDIDATE_PATHS } from '../../contract/candidates';
 import { OFFENDER_MESSAGES as M, OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import { issueToken } from '../../server/auth/tokens';
 import { candidates, examOffences } from '../../server/db/schema';
-import { boardToday } from '../../server/sanctions';
+import { boardToday } from '../../server/boardDate';
 import { candidateIndexOf, lastAudit, seedCandidates, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 

@@ -4,7 +4,7 @@ import { RESIT_MESSAGES as M, RESIT_PATHS, type ResitRow } from '../../contract/
 import type { Role } from '../../contract/roles';
 import { issueToken } from '../../server/auth/tokens';
 import { courseHeaders, examOffences, resits, trainingSchools } from '../../server/db/schema';
-import { boardToday } from '../../server/sanctions';
+import { boardToday } from '../../server/boardDate';
 import { addUser, candidateIndexOf, lastAudit, seedCandidates, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
