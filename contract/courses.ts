@@ -29,7 +29,12 @@ export interface CourseHeaderRow {
   title: string;
   indexing_status: CourseStatus;
   registration_status: CourseStatus;
-  /** Candidates whose index number carries this code: while there are any, the code cannot change. */
+  /**
+   * Candidates indexed under this course header now; while there are any, the page shows the code as
+   * fixed. The server also refuses a new code while any index number carries the old one (a candidate
+   * since moved to another course header), and says so beside the field: counting that for every row
+   * of the list would scan the index numbers once a row.
+   */
   indexed_candidates: number;
 }
 
