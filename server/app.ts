@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
+import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
 import { authorise, provide, requestLog } from './http/middleware';
@@ -23,6 +25,21 @@ import { schoolRoutes } from './routes/schools';
 /** JSON bodies are small; multipart bodies carry at most a handful of 2,000,000-byte uploads. */
 export const JSON_BODY_LIMIT = 256 * 1024;
 export const MULTIPART_BODY_LIMIT = 24 * 1024 * 1024;
+
+/** Smaller answers gain less from compression than its header and the work cost. */
+const COMPRESS_ABOVE = 1024;
+
+/**
+ * Content-Length on JSON answers (Hono leaves it to the socket), so compression can leave the small
+ * ones as they are: hono/compress judges size by that header.
+ */
+const jsonLength = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const type = c.res.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/json') || c.res.headers.has('content-length')) return;
+  const size = (await c.res.clone().arrayBuffer()).byteLength;
+  c.res.headers.set('content-length', String(size));
+});
 
 /** The API routes, composed from one module an area; who may call each is server/access.ts. */
 export function apiRoutes() {
@@ -58,6 +75,10 @@ export function apiRoutes() {
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', provide(deps), requestLog);
+  // JSON and any text made per request, gzipped above 1 KB for the slow links school admins are on.
+  // Skipped by the middleware itself: images and PDFs (stored files are compressed formats already),
+  // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).
+  app.use('*', compress({ threshold: COMPRESS_ABOVE }), jsonLength);
   app.use(
     '*',
     secureHeaders({

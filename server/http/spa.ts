@@ -1,33 +1,52 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from './context';
 
-/** The built SPA: hashed assets cached for a year, every other path answered with index.html. */
+/** Hashed assets change name when they change: a browser keeps them for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Other static files (the favicon, the placeholder photo) keep their names: a day, then asked again. */
+const A_DAY = 'public, max-age=86400';
+/** index.html names the assets of the release: always asked again (a 304 costs a round trip, not bytes). */
+const REVALIDATE = 'no-cache';
+
+/**
+ * The built SPA: hashed assets cached for a year, every other path answered with index.html. Text files
+ * were compressed at build (vite.config.ts writes a `.br` and a `.gz` beside each), so the one the
+ * browser accepts goes out as it is, with `Vary: Accept-Encoding`; nothing is compressed per request.
+ */
 export function spaRoutes(distDir: string) {
   const app = new Hono<AppEnv>();
   const indexFile = path.join(distDir, 'index.html');
   const root = path.relative(process.cwd(), distDir) || '.';
+  const cacheFor = (value: string) => (_path: string, c: Context) => {
+    c.header('Cache-Control', value);
+  };
   // Without a build (API tests, a fresh clone before `npm start`) only the fallback below answers.
   if (fs.existsSync(distDir)) {
+    app.use('/assets/*', serveStatic({ root, precompressed: true, onFound: cacheFor(IMMUTABLE) }));
     app.use(
-      '/assets/*',
+      '*',
       serveStatic({
         root,
-        onFound: (_path, c) => {
-          c.header('Cache-Control', 'public, max-age=31536000, immutable');
-        },
+        precompressed: true,
+        onFound: (file, c) =>
+          cacheFor(path.basename(file).startsWith('index.html') ? REVALIDATE : A_DAY)(file, c),
       }),
     );
-    app.use('*', serveStatic({ root }));
   }
-  app.get('*', (c) => {
+  const index = serveStatic<AppEnv>({
+    root,
+    path: 'index.html',
+    precompressed: true,
+    onFound: cacheFor(REVALIDATE),
+  });
+  app.get('*', async (c, next) => {
     if (!fs.existsSync(indexFile)) {
       return c.text('The portal has not been built yet: run `npm start`, which builds it.', 503);
     }
-    c.header('Cache-Control', 'no-cache');
-    return c.html(fs.readFileSync(indexFile, 'utf8'));
+    return index(c, next);
   });
   return app;
 }
