@@ -22,6 +22,21 @@ export interface ListQuery {
   page: number;
   /** Search text and filters, as the list's endpoint takes them. */
   filters: Record<string, string>;
+  /**
+   * The page next to the one shown, by keyset (`?after=` or `?before=` the row at its edge), so a deep
+   * page costs the server what the first does. Absent: the page by number.
+   */
+  cursor?: PageCursor;
+}
+
+export type PageCursor = { after: number } | { before: number };
+
+/** The cursor to `page` from the page shown, when the list gives cursors and `page` is next to it. */
+export function cursorTo(shown: Page<unknown> | null, page: number): PageCursor | undefined {
+  if (!shown || page <= 1) return undefined;
+  if (page === shown.page + 1 && shown.next_cursor !== null) return { after: shown.next_cursor };
+  if (page === shown.page - 1 && shown.prev_cursor !== null) return { before: shown.prev_cursor };
+  return undefined;
 }
 
 export interface ListInput extends Partial<ListQuery> {
@@ -112,7 +127,13 @@ export const listMachine = setup({
   on: {
     'list.page': {
       target: '.loading',
-      actions: assign({ query: ({ context, event }) => ({ ...context.query, page: event.page }) }),
+      actions: assign({
+        query: ({ context, event }) => {
+          const { filters } = context.query;
+          const cursor = cursorTo(context.data, event.page);
+          return cursor ? { page: event.page, filters, cursor } : { page: event.page, filters };
+        },
+      }),
     },
     'list.filter': {
       target: '.loading',

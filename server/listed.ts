@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from '../contract/listed';
 import { audit } from './audit';
@@ -6,7 +6,7 @@ import { searchConditions, type ListScope } from './candidates/list';
 import type { Database } from './db/client';
 import { candidates, courseHeaders, examOffences, resits, trainingSchools } from './db/schema';
 import { auditActor, callerOf, type AppContext } from './http/context';
-import { pageOf, readPaging } from './http/paging';
+import { noRows, readPage, readPaging } from './http/paging';
 import { invalid, ok } from './http/respond';
 
 /**
@@ -70,7 +70,7 @@ export const toListedCandidate = (candidateId: number, row: CandidateValues): Li
  * GET ?search=&page=&per_page=: the table's listed rows (not removed) of the scope's candidates, newest
  * first; `rows` is the table's `selectListed`.
  */
-export async function listPage<Q extends PgSelect, Row>(
+export async function listPage<Q extends PgSelect, Row extends { id: number }>(
   c: AppContext,
   scope: ListScope,
   table: ListedTable,
@@ -80,19 +80,35 @@ export async function listPage<Q extends PgSelect, Row>(
   const search = (c.req.query('search') ?? '').trim();
   if (search.length > LISTED_LIMITS.searchMax) return invalid(c, { search: [LISTED_MESSAGES.tooLong] });
   const paging = readPaging(c);
-  if (scope.kind === 'school' && scope.schoolId === null) return ok(c, pageOf([], paging, 0));
+  if (scope.kind === 'school' && scope.schoolId === null) return ok(c, noRows<Row>(paging));
   const conditions: SQL[] = [isNull(table.removedAt)];
   if (scope.kind === 'school') conditions.push(eq(candidates.trainingSchoolId, scope.schoolId!));
   if (search) conditions.push(...searchConditions(search));
   const where = and(...conditions);
-  const page = await rows.where(where).orderBy(desc(table.id)).limit(paging.perPage).offset(paging.offset);
   const db = c.get('deps').database.db;
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(table)
-    .innerJoin(candidates, eq(candidates.id, table.candidateId))
-    .where(where);
-  return ok(c, pageOf(page.map(toRow), paging, total));
+  const page = await readPage(
+    db,
+    paging,
+    {
+      select: (window, orderBy, limit, offset) =>
+        rows
+          .where(window)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset) as Promise<Awaited<Q>[number][]>,
+      where,
+      matching: () =>
+        db
+          .select({ one: sql`1` })
+          .from(table)
+          .innerJoin(candidates, eq(candidates.id, table.candidateId))
+          .where(where)
+          .$dynamic(),
+      order: { key: table.id },
+    },
+    toRow,
+  );
+  return ok(c, page);
 }
 
 /**

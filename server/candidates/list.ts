@@ -6,9 +6,11 @@ import {
   type CandidateRow,
 } from '../../contract/candidates';
 import type { FieldMessages } from '../../contract/envelope';
+import { EXACT_TOTAL_LIMIT } from '../../contract/pagination';
+import type { Database } from '../db/client';
 import { candidates, courseHeaders, trainingSchools } from '../db/schema';
 import type { AppContext } from '../http/context';
-import { pageOf, readPaging } from '../http/paging';
+import { noRows, readPage, readPaging, type ListSource, type Paging } from '../http/paging';
 import { invalid, ok } from '../http/respond';
 import { selectRows, toRow } from './records';
 
@@ -19,8 +21,15 @@ const MAX_WORDS = 6;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-/** One condition a search word: every word must match. */
+/** A whole index number as typed (any case): WHB/<yy>/<course header>/<6 digits>. */
+const WHOLE_INDEX_NUMBER = /^whb\/\d{2}\/[a-z0-9-]{1,20}\/\d{6}$/i;
+
+/**
+ * One condition a search word: every word must match. A whole index number is looked up by its unique
+ * btree (index numbers share trigrams such as `whb`, so the trigram index would read them all).
+ */
 export function searchConditions(search: string): SQL[] {
+  if (WHOLE_INDEX_NUMBER.test(search)) return [eq(candidates.candidateIndex, search.toUpperCase())];
   const words = search.toLowerCase().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
   return words.map((word) => {
     if (word.length >= TRIGRAM_MIN) return sql`${candidates.searchText} like ${`%${escapeLike(word)}%`}`;
@@ -35,13 +44,17 @@ export function searchConditions(search: string): SQL[] {
 /** Whose candidates a list may show: every school's (board admins) or one school's (school admins). */
 export type ListScope = { kind: 'board' } | { kind: 'school'; schoolId: number | null };
 
+/** A list's query parameters, by name ('' for one not given). */
+type QueryOf = (name: string) => string;
+
 /**
- * GET of a candidate list: `?search=&school=&course_header=&year=&reg_status=&verified=&page=&per_page=`,
- * newest first, paged in SQL. One query for the page's rows (with their school and course header), and
- * one for the total, which is skipped when the page itself shows it (a short page).
+ * The filters of `?search=&school=&course_header=&year=&reg_status=&verified=` as conditions on
+ * candidates (with the scope's school), or the field messages of what cannot be one.
  */
-export async function listCandidates(c: AppContext, scope: ListScope) {
-  const query = (name: string) => (c.req.query(name) ?? '').trim();
+export function candidateFilters(
+  query: QueryOf,
+  scope: ListScope,
+): { where: SQL | undefined } | { problems: FieldMessages } {
   const search = query('search');
   const school = scope.kind === 'board' ? query('school') : '';
   const courseHeader = query('course_header');
@@ -54,15 +67,11 @@ export async function listCandidates(c: AppContext, scope: ListScope) {
   if (year && !/^\d{4}$/.test(year)) problems.year = [R.yearInvalid];
   if (regStatus && !(REG_STATUSES as readonly string[]).includes(regStatus)) problems.reg_status = [R.choose];
   if (verified && !['true', 'false'].includes(verified)) problems.verified = [R.choose];
-  if (Object.keys(problems).length) return invalid(c, problems);
-
-  const paging = readPaging(c);
-  const db = c.get('deps').database.db;
-  if (scope.kind === 'school' && scope.schoolId === null) return ok(c, pageOf([], paging, 0));
+  if (Object.keys(problems).length) return { problems };
 
   const conditions: SQL[] = [];
   if (scope.kind === 'school') conditions.push(eq(candidates.trainingSchoolId, scope.schoolId!));
-  // Codes resolve in the same query; an unknown code matches nothing.
+  // Codes resolve in the same query, through their unique btree; an unknown code matches nothing.
   if (school) {
     conditions.push(
       eq(
@@ -83,20 +92,69 @@ export async function listCandidates(c: AppContext, scope: ListScope) {
   if (regStatus) conditions.push(eq(candidates.regStatus, regStatus));
   if (verified) conditions.push(eq(candidates.verified, verified === 'true'));
   if (search) conditions.push(...searchConditions(search));
-  const where = conditions.length ? and(...conditions) : undefined;
+  return { where: conditions.length ? and(...conditions) : undefined };
+}
 
-  // Newest first: ids come from a sequence at indexing time, so id order is indexing order, and every
-  // filter's index ends with the id.
-  const rows = await selectRows(db)
-    .where(where)
+/**
+ * Candidates newest first: ids come from a sequence at indexing time, so id order is indexing order,
+ * and every filter's index ends with the id (keyset paging walks it).
+ */
+function candidateSource(db: Database, where: SQL | undefined): ListSource<CandidateListRow> {
+  return {
+    select: (window, orderBy, limit, offset) =>
+      selectRows(db)
+        .where(window)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset),
+    where,
+    matching: () =>
+      db
+        .select({ one: sql`1` })
+        .from(candidates)
+        .where(where)
+        .$dynamic(),
+    order: { key: candidates.id },
+  };
+}
+
+type CandidateListRow = Awaited<ReturnType<typeof selectRows>>[number];
+
+/** GET of a candidate list: the filters above and `&page=&per_page=&after=&before=` (server/http/paging). */
+export async function listCandidates(c: AppContext, scope: ListScope) {
+  const filters = candidateFilters((name) => (c.req.query(name) ?? '').trim(), scope);
+  if ('problems' in filters) return invalid(c, filters.problems);
+  const paging = readPaging(c);
+  if (scope.kind === 'school' && scope.schoolId === null) return ok(c, noRows<CandidateRow>(paging));
+  const db = c.get('deps').database.db;
+  return ok(c, await readPage(db, paging, candidateSource(db, filters.where), toRow));
+}
+
+/**
+ * The SQL a candidate list request sends, for `npm run bench` to time beside the HTTP answer: the page
+ * (one row more than asked), then the capped count the total takes when the page is full.
+ */
+export function candidateListStatements(
+  db: Database,
+  scope: ListScope,
+  query: Record<string, string>,
+  paging: Pick<Paging, 'perPage' | 'offset'> = { perPage: 20, offset: 0 },
+): { text: string; values: unknown[] }[] {
+  const filters = candidateFilters((name) => (query[name] ?? '').trim(), scope);
+  if ('problems' in filters) throw new Error(`invalid list query: ${JSON.stringify(filters.problems)}`);
+  const source = candidateSource(db, filters.where);
+  const page = selectRows(db)
+    .where(filters.where)
     .orderBy(desc(candidates.id))
-    .limit(paging.perPage)
+    .limit(paging.perPage + 1)
     .offset(paging.offset);
-  const items: CandidateRow[] = rows.map(toRow);
-
-  let total: number;
-  if (items.length > 0 && items.length < paging.perPage) total = paging.offset + items.length;
-  else if (items.length === 0 && paging.offset === 0) total = 0;
-  else [{ total }] = await db.select({ total: count() }).from(candidates).where(where);
-  return ok(c, pageOf(items, paging, total));
+  const capped = source
+    .matching()
+    .limit(EXACT_TOTAL_LIMIT + 1)
+    .as('matching');
+  const total = db.select({ total: count() }).from(capped);
+  return [page, total].map((statement) => {
+    const { sql: text, params } = statement.toSQL();
+    return { text, values: params };
+  });
 }

@@ -1,35 +1,151 @@
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page } from '../../contract/pagination';
+import { and, asc, count, desc, gt, lt, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import { DEFAULT_PER_PAGE, EXACT_TOTAL_LIMIT, MAX_PER_PAGE, type Page } from '../../contract/pagination';
+import type { Database } from '../db/client';
 import type { AppContext } from './context';
+import { MAX_ID } from './params';
 
 export interface Paging {
   page: number;
   perPage: number;
   offset: number;
+  /** Keyset cursors (`?after=`, `?before=`): the rows past this id, in the list's order. */
+  after: number | null;
+  before: number | null;
 }
 
 /** Far past any real list; keeps OFFSET a sane number whatever the query says. */
 const MAX_PAGE = 100_000;
 
 /**
- * `?page=&per_page=` read leniently, since they come from links and address bars: anything that is
- * not a whole number from 1 falls back to the default, and per_page is capped at MAX_PER_PAGE.
+ * `?page=&per_page=&after=&before=` read leniently, since they come from links and address bars:
+ * anything that is not a whole number from 1 falls back to the default (no cursor), and per_page is
+ * capped at MAX_PER_PAGE.
  */
 export function readPaging(c: AppContext): Paging {
-  const whole = (raw: string | undefined, fallback: number) => {
+  const whole = (raw: string | undefined, fallback: number, max: number) => {
     const value = Number(raw);
-    return raw && Number.isInteger(value) && value >= 1 ? value : fallback;
+    return raw && /^\d{1,10}$/.test(raw) && value >= 1 ? Math.min(value, max) : fallback;
   };
-  const page = Math.min(whole(c.req.query('page'), 1), MAX_PAGE);
-  const perPage = Math.min(whole(c.req.query('per_page'), DEFAULT_PER_PAGE), MAX_PER_PAGE);
-  return { page, perPage, offset: (page - 1) * perPage };
+  const page = whole(c.req.query('page'), 1, MAX_PAGE);
+  const perPage = whole(c.req.query('per_page'), DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const cursor = (name: string) => {
+    const value = whole(c.req.query(name), 0, MAX_ID + 1);
+    return value >= 1 && value <= MAX_ID ? value : null;
+  };
+  // The first page is always the newest rows, whatever cursor came with it.
+  const after = page > 1 ? cursor('after') : null;
+  const before = page > 1 && after === null ? cursor('before') : null;
+  return { page, perPage, offset: (page - 1) * perPage, after, before };
 }
 
-export const pageOf = <T>(items: T[], paging: Paging, total: number): Page<T> => ({
-  items,
-  page: paging.page,
-  per_page: paging.perPage,
-  total,
-});
+/** What one list asks of the database: its filtered rows, in order, a window at a time. */
+export interface ListSource<Row> {
+  /**
+   * The window's rows: `where` (the list's filters, and the keyset's bound), ordered by `orderBy`,
+   * `limit` of them from `offset`.
+   */
+  select(where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): Promise<Row[]>;
+  /** The list's filters. */
+  where: SQL | undefined;
+  /** A new `select 1` from the same tables with `where` applied, for the total (a builder is changed by use). */
+  matching: () => PgSelect;
+  /**
+   * Id-ordered lists (newest first, each item's `id` is the key) give their unique key, and page by keyset when a cursor comes;
+   * short lists ordered otherwise give their order and page by offset.
+   */
+  order: { key: AnyPgColumn } | { orderBy: SQL[] };
+}
+
+/**
+ * One page of a list, with a cost that does not grow with the table: one more row than the page tells
+ * whether a next page exists; a cursor from the page before or after replaces OFFSET; and the total is
+ * counted only when the page does not show it, exactly up to EXACT_TOTAL_LIMIT matches, past that taken
+ * from the planner's estimate.
+ */
+export async function readPage<Row, Item extends { id: number }>(
+  db: Database,
+  paging: Paging,
+  source: ListSource<Row>,
+  toItem: (row: Row) => Item,
+): Promise<Page<Item>> {
+  const { perPage } = paging;
+  const key = 'key' in source.order ? source.order.key : null;
+  let rows: Row[];
+  let hasMore: boolean;
+  if (key && paging.before !== null) {
+    // Walking back: the rows just newer than the cursor, oldest first, turned round.
+    const window = await source.select(and(source.where, gt(key, paging.before)), [asc(key)], perPage + 1, 0);
+    rows = window.slice(0, perPage).reverse();
+    hasMore = true;
+  } else {
+    const keyset = key !== null && paging.after !== null;
+    const window = await source.select(
+      keyset ? and(source.where, lt(key, paging.after!)) : source.where,
+      key ? [desc(key)] : (source.order as { orderBy: SQL[] }).orderBy,
+      perPage + 1,
+      keyset ? 0 : paging.offset,
+    );
+    hasMore = window.length > perPage;
+    rows = window.slice(0, perPage);
+  }
+
+  const shown = (paging.page - 1) * perPage + rows.length;
+  // A page that ends the list shows its total; an empty page past the end does not.
+  const { total, exact } =
+    !hasMore && (rows.length > 0 || paging.page === 1)
+      ? { total: shown, exact: true }
+      : await countMatching(db, source.matching);
+  const items = rows.map(toItem);
+  return {
+    items,
+    page: paging.page,
+    per_page: perPage,
+    total: exact ? total : Math.max(total, shown + (hasMore ? 1 : 0)),
+    total_exact: exact,
+    has_more: hasMore,
+    next_cursor: key && hasMore && items.length ? items[items.length - 1].id : null,
+    prev_cursor: key && paging.page > 1 && items.length ? items[0].id : null,
+  };
+}
+
+/**
+ * The matching rows, counted up to EXACT_TOTAL_LIMIT + 1 (so the count stops early), and past that the
+ * planner's estimate of them, which costs a plan and no rows.
+ */
+async function countMatching(
+  db: Database,
+  matching: () => PgSelect,
+): Promise<{ total: number; exact: boolean }> {
+  const capped = matching()
+    .limit(EXACT_TOTAL_LIMIT + 1)
+    .as('matching');
+  const [{ total }] = await db.select({ total: count() }).from(capped);
+  if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
+  return { total: Math.max(total, await estimateRows(db, matching())), exact: false };
+}
+
+/** The planner's estimate of a query's rows (from the statistics ANALYZE keeps). */
+async function estimateRows(db: Database, query: PgSelect): Promise<number> {
+  const result = (await db.execute(sql`explain (format json) ${query}`)) as unknown as {
+    rows: Record<string, unknown>[];
+  };
+  const raw = Object.values(result.rows[0] ?? {})[0];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return Math.round(plan[0]?.Plan?.['Plan Rows'] ?? 0);
+}
 
 /** A LIKE pattern that finds `text` anywhere, with the user's own % and _ taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/** The page of a scope that can hold no rows (a school admin without a school). */
+export const noRows = <Item>(paging: Paging): Page<Item> => ({
+  items: [],
+  page: paging.page,
+  per_page: paging.perPage,
+  total: 0,
+  total_exact: true,
+  has_more: false,
+  next_cursor: null,
+  prev_cursor: null,
+});

@@ -1,7 +1,7 @@
 import type { AppContext } from './context';
 
 /** The largest id a serial column holds. */
-const MAX_ID = 2_147_483_647;
+export const MAX_ID = 2_147_483_647;
 
 /** A route's numeric id (`/:id`), or null for anything that cannot be one (the caller answers 404). */
 export function idParam(c: AppContext, name = 'id'): number | null {

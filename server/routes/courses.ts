@@ -18,7 +18,7 @@ import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { candidates, courseHeaders } from '../db/schema';
 import { auditActor, type AppContext, type AppEnv } from '../http/context';
-import { containsPattern, pageOf, readPaging } from '../http/paging';
+import { containsPattern, readPage, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
@@ -83,15 +83,30 @@ async function listCourseHeaders(c: AppContext) {
   const where = search
     ? or(ilike(courseHeaders.code, pattern), ilike(courseHeaders.title, pattern))
     : undefined;
-  const [{ total }] = await db.select({ total: count() }).from(courseHeaders).where(where);
-  const rows = await db
-    .select(columns)
-    .from(courseHeaders)
-    .where(where)
-    .orderBy(asc(courseHeaders.code))
-    .limit(paging.perPage)
-    .offset(paging.offset);
-  return ok(c, pageOf(await withCounts(db, rows), paging, total));
+  const page = await readPage(
+    db,
+    paging,
+    {
+      select: (window, orderBy, limit, offset) =>
+        db
+          .select(columns)
+          .from(courseHeaders)
+          .where(window)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      where,
+      matching: () =>
+        db
+          .select({ one: sql`1` })
+          .from(courseHeaders)
+          .where(where)
+          .$dynamic(),
+      order: { orderBy: [asc(courseHeaders.code)] },
+    },
+    (row) => row,
+  );
+  return ok(c, { ...page, items: await withCounts(db, page.items) });
 }
 
 /** POST /course-headers `{ code, title }`. Codes are kept in capitals, so uniqueness is case-blind. */

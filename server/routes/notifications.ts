@@ -6,7 +6,7 @@ import { audit } from '../audit';
 import { isLimited, recordHit } from '../auth/throttle';
 import { notifications, trainingSchools } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
-import { pageOf, readPaging } from '../http/paging';
+import { readPage, readPaging } from '../http/paging';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
 
@@ -18,25 +18,40 @@ async function listNotifications(c: AppContext, read: boolean) {
   const paging = readPaging(c);
   const db = c.get('deps').database.db;
   const where = read ? isNotNull(notifications.readAt) : isNull(notifications.readAt);
-  const [{ total }] = await db.select({ total: count() }).from(notifications).where(where);
-  const rows = await db
-    .select({ notification: notifications, school: trainingSchools })
-    .from(notifications)
-    .leftJoin(trainingSchools, eq(trainingSchools.id, notifications.trainingSchoolId))
-    .where(where)
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(paging.perPage)
-    .offset(paging.offset);
-  const items: BoardNotification[] = rows.map(({ notification: n, school }) => ({
-    id: n.id,
-    kind: n.kind,
-    title: n.title,
-    body: n.body,
-    school: school ? { id: school.id, code: school.code, name: school.name } : null,
-    created_at: n.createdAt.toISOString(),
-    read_at: n.readAt?.toISOString() ?? null,
-  }));
-  return ok(c, pageOf(items, paging, total));
+  // Newest first by the partial indexes on (created_at, id); paged by number (unread lists stay short).
+  const page = await readPage(
+    db,
+    paging,
+    {
+      select: (window, orderBy, limit, offset) =>
+        db
+          .select({ notification: notifications, school: trainingSchools })
+          .from(notifications)
+          .leftJoin(trainingSchools, eq(trainingSchools.id, notifications.trainingSchoolId))
+          .where(window)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset),
+      where,
+      matching: () =>
+        db
+          .select({ one: sql`1` })
+          .from(notifications)
+          .where(where)
+          .$dynamic(),
+      order: { orderBy: [desc(notifications.createdAt), desc(notifications.id)] },
+    },
+    ({ notification: n, school }): BoardNotification => ({
+      id: n.id,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      school: school ? { id: school.id, code: school.code, name: school.name } : null,
+      created_at: n.createdAt.toISOString(),
+      read_at: n.readAt?.toISOString() ?? null,
+    }),
+  );
+  return ok(c, page);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
   SCHOOL_ADMIN_MESSAGES as A,
@@ -22,7 +22,7 @@ import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { nationalities, trainingSchools, users } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
-import { containsPattern, pageOf, readPaging } from '../http/paging';
+import { containsPattern, readPage, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
@@ -160,15 +160,31 @@ export const schoolRoutes = new Hono<AppEnv>()
     if (isStatus(status)) conditions.push(eq(trainingSchools.status, status));
     const where = conditions.length ? and(...conditions) : undefined;
 
-    const [{ total }] = await db.select({ total: count() }).from(trainingSchools).where(where);
-    const schools = await db
-      .select(schoolColumns)
-      .from(trainingSchools)
-      .where(where)
-      .orderBy(asc(trainingSchools.name), asc(trainingSchools.id))
-      .limit(paging.perPage)
-      .offset(paging.offset);
-    return ok(c, pageOf(await withAdmins(db, schools), paging, total));
+    // A few hundred schools: ordered by name (its index) and paged by number.
+    const page = await readPage(
+      db,
+      paging,
+      {
+        select: (window, orderBy, limit, offset) =>
+          db
+            .select(schoolColumns)
+            .from(trainingSchools)
+            .where(window)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset),
+        where,
+        matching: () =>
+          db
+            .select({ one: sql`1` })
+            .from(trainingSchools)
+            .where(where)
+            .$dynamic(),
+        order: { orderBy: [asc(trainingSchools.name), asc(trainingSchools.id)] },
+      },
+      (school) => school,
+    );
+    return ok(c, { ...page, items: await withAdmins(db, page.items) });
   })
 
   .post('/training-schools', async (c) => {

@@ -147,7 +147,19 @@ describe('the registered-candidates lists', () => {
 
   it('a school admin without a school sees nothing', async () => {
     const response = await t.request('GET', listPath.school_admin, { token: tokens.loose });
-    expect(response.body).toEqual({ success: true, data: { items: [], page: 1, per_page: 20, total: 0 } });
+    expect(response.body).toEqual({
+      success: true,
+      data: {
+        items: [],
+        page: 1,
+        per_page: 20,
+        total: 0,
+        total_exact: true,
+        has_more: false,
+        next_cursor: null,
+        prev_cursor: null,
+      },
+    });
   });
 
   it('each role has its own path (403 on the other) and needs a session (401)', async () => {

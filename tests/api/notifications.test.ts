@@ -73,6 +73,10 @@ describe("a school admin's message to the board", () => {
         page: 1,
         per_page: 20,
         total: 1,
+        total_exact: true,
+        has_more: false,
+        next_cursor: null,
+        prev_cursor: null,
       },
     });
     const [row] = await db().select().from(notifications);
@@ -173,7 +177,16 @@ describe('the count and the lists', () => {
       'Message 1',
     ]);
     expect((await unread('?per_page=1000')).data).toMatchObject({ per_page: 100, total: 25 });
-    expect((await read()).data).toEqual({ items: [], page: 1, per_page: 20, total: 0 });
+    expect((await read()).data).toEqual({
+      items: [],
+      page: 1,
+      per_page: 20,
+      total: 0,
+      total_exact: true,
+      has_more: false,
+      next_cursor: null,
+      prev_cursor: null,
+    });
   });
 
   it('marks one read: it moves to the read list with the time, and the count drops', async () => {

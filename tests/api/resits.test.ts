@@ -228,7 +228,16 @@ describe('the lists', () => {
     expect((await list(tokens.school1, '?search=calabar')).body.data.total).toBe(0);
     const two = await list(tokens.school2);
     expect(two.body.data.items.map((row: ResitRow) => row.candidate.id)).toEqual([...ca].reverse());
-    expect((await list(tokens.loose)).body.data).toEqual({ items: [], page: 1, per_page: 20, total: 0 });
+    expect((await list(tokens.loose)).body.data).toEqual({
+      items: [],
+      page: 1,
+      per_page: 20,
+      total: 0,
+      total_exact: true,
+      has_more: false,
+      next_cursor: null,
+      prev_cursor: null,
+    });
   });
 
   it('a removed entry is no longer listed', async () => {

@@ -97,7 +97,16 @@ describe('the list', () => {
     expect(first.map((r) => r.id)).toEqual(all.slice(0, 20).map((r) => r.id));
 
     const past = await list('?page=9&per_page=20');
-    expect(past.body.data).toEqual({ items: [], page: 9, per_page: 20, total: 50 });
+    expect(past.body.data).toEqual({
+      items: [],
+      page: 9,
+      per_page: 20,
+      total: 50,
+      total_exact: true,
+      has_more: false,
+      next_cursor: null,
+      prev_cursor: null,
+    });
   });
 
   it.each([

@@ -3,6 +3,7 @@ import { createActor, fromCallback, fromPromise, waitFor, type AnyActorRef } fro
 import type { ApiFailure } from '../../contract/envelope';
 import type { Page } from '../../contract/pagination';
 import {
+  cursorTo,
   listMachine,
   type ListContext,
   type ListEvent,
@@ -27,6 +28,10 @@ const schools: Page<School> = {
   page: 1,
   per_page: 20,
   total: 2,
+  total_exact: true,
+  has_more: false,
+  next_cursor: null,
+  prev_cursor: null,
 };
 
 const failures: unknown[] = [
@@ -144,9 +149,16 @@ function checkList(replayed: ReplayStep<typeof listMachine>): void {
       expect([context.data, context.error], at).toEqual([null, null]);
       break;
     }
-    case 'list.page':
-      expect(context.query, at).toEqual({ ...previous?.context.query, page: 2 });
+    case 'list.page': {
+      // The next page by keyset when the page shown gives a cursor, else by number.
+      const cursor = cursorTo(previous?.context.data ?? null, 2);
+      expect(context.query, at).toEqual({
+        filters: previous?.context.query.filters,
+        page: 2,
+        ...(cursor && { cursor }),
+      });
       break;
+    }
     case 'list.filter':
       // New filters start again from the first page.
       expect(context.query, at).toEqual({ page: 1, filters: { search: 'Lagos' } });
@@ -222,12 +234,28 @@ function manualList(input?: Partial<ListQuery>) {
   return { actor, requests };
 }
 
+/** A page of a list paged by number (schools by name). */
 const pageOf = (page: number, names: string[]): Page<School> => ({
   items: names.map((name, index) => ({ id: page * 100 + index, name })),
   page,
   per_page: 20,
   total: 40,
+  total_exact: true,
+  has_more: page < 2,
+  next_cursor: null,
+  prev_cursor: null,
 });
+
+/** A page of an id-ordered list, newest first, with its keyset cursors (the rows at its edges). */
+const keyedPageOf = (page: number, names: string[]): Page<School> => {
+  const items = names.map((name, index) => ({ id: 1000 - page * 100 - index, name }));
+  return {
+    ...pageOf(page, names),
+    items,
+    next_cursor: page < 2 ? items[items.length - 1].id : null,
+    prev_cursor: page > 1 ? items[0].id : null,
+  };
+};
 
 describe('list machine: examples', () => {
   it('shows page 1 unfiltered by default, then the page the user picks', async () => {
@@ -238,6 +266,36 @@ describe('list machine: examples', () => {
     actor.send({ type: 'list.page', page: 2 });
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
     expect(requests[1].query).toEqual({ page: 2, filters: {} });
+  });
+
+  it('asks for the next and the previous page by keyset, and any other page by number', async () => {
+    const { actor, requests } = manualList();
+    requests[0].resolve(keyedPageOf(1, ['Lagos', 'Kano']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    actor.send({ type: 'list.page', page: 2 });
+    expect(requests[1].query).toEqual({ page: 2, filters: {}, cursor: { after: 899 } });
+    requests[1].resolve(keyedPageOf(2, ['Abuja', 'Enugu']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    // A refresh asks for the same rows again, by the same cursor.
+    actor.send({ type: 'list.refresh' });
+    expect(requests[2].query).toEqual(requests[1].query);
+    requests[2].resolve(keyedPageOf(2, ['Abuja', 'Enugu']));
+    await waitFor(actor, (s) => s.matches('loaded'));
+    actor.send({ type: 'list.page', page: 3 });
+    // Page 2 has no next cursor: page 3 by number.
+    expect(requests[3].query).toEqual({ page: 3, filters: {} });
+    expect('cursor' in requests[3].query).toBe(false);
+    actor.send({ type: 'list.page', page: 1 });
+    // The first page is always the newest rows, by number.
+    expect('cursor' in requests[4].query).toBe(false);
+  });
+
+  it('steps back by keyset from a page that has a previous cursor', async () => {
+    const { actor, requests } = manualList({ page: 3 });
+    requests[0].resolve({ ...keyedPageOf(2, ['Abuja']), page: 3 });
+    await waitFor(actor, (s) => s.matches('loaded'));
+    actor.send({ type: 'list.page', page: 2 });
+    expect(requests[1].query).toEqual({ page: 2, filters: {}, cursor: { before: 800 } });
   });
 
   it('takes what the route gives and fills in the rest; filtering starts again from page 1', () => {

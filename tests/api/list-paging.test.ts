@@ -1,0 +1,163 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANDIDATE_PATHS, type CandidateRow } from '../../contract/candidates';
+import { EXACT_TOTAL_LIMIT, type Page } from '../../contract/pagination';
+import { issueToken } from '../../server/auth/tokens';
+import { candidateListStatements } from '../../server/candidates/list';
+import { seedCandidates, userIdOf } from './fixtures';
+import { startTestPortal, type TestPortal } from './portal';
+
+/**
+ * How every list pages (server/http/paging.ts), on the candidates list, which is the one that grows:
+ * one row more than the page says whether a next one exists; a cursor from the page before or after
+ * replaces OFFSET; the total is exact up to EXACT_TOTAL_LIMIT matches and past that the planner's
+ * estimate; and a whole index number is found through its unique btree.
+ */
+
+let t: TestPortal;
+let admin: string;
+const db = () => t.portal.database.db;
+/** More than the exact-total limit, all at SHT-JS; a few elsewhere. */
+const MANY = EXACT_TOTAL_LIMIT + 240;
+let named: number[];
+
+beforeAll(async () => {
+  t = await startTestPortal();
+  admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
+  named = await seedCandidates(t, [
+    { first_name: 'Adaeze', last_name: 'Okafor', school: 'SHT-IB', course_header: 'A1' },
+    { first_name: 'Babatunde', last_name: 'Adeyemi', school: 'CHT-CA', course_header: 'A2' },
+  ]);
+  // One statement for the many: the fixture's one-at-a-time insert would take most of the file's time.
+  const createdBy = await userIdOf(t, 'admin@example.org');
+  await db().execute(sql`
+    insert into candidates (candidate_index, training_school_id, course_header_id, year, first_name,
+      last_name, date_of_birth, candidate_category, marital_status, gender, nationality, created_by)
+    select 'WHB/23/B1/' || lpad(nextval('candidate_index_seq')::text, 6, '0'),
+      (select id from training_schools where code = 'SHT-JS'), (select id from course_headers where code = 'B1'),
+      2023, 'Filler', 'Person' || n, '1990-01-01', 'fresh', 'S', 'female', 'NG', ${createdBy}
+    from generate_series(1, ${MANY}) as n`);
+  // The statistics the planner's estimate comes from, as the portal's upkeep and autovacuum keep them.
+  await db().execute(sql`analyze candidates`);
+});
+afterAll(() => t?.close());
+
+const page = async (query: string): Promise<Page<CandidateRow>> => {
+  const response = await t.request('GET', `${CANDIDATE_PATHS.adminCandidates}${query}`, { token: admin });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.data;
+};
+const idsOf = (data: Page<CandidateRow>) => data.items.map((row) => row.id);
+
+describe('totals', () => {
+  it('are exact while the matches are few, and say so', async () => {
+    expect(await page('?school=CHT-CA')).toMatchObject({ total: 1, total_exact: true, has_more: false });
+    const first = await page('?school=SHT-IB&per_page=1');
+    expect(first).toMatchObject({ total: 1, total_exact: true, has_more: false });
+  });
+
+  it('past the limit are the planner estimate, marked as not exact, and never below what was seen', async () => {
+    const all = await page('');
+    const rows = MANY + 2;
+    expect(all.total_exact).toBe(false);
+    expect(all.has_more).toBe(true);
+    expect(all.total).toBeGreaterThan(EXACT_TOTAL_LIMIT);
+    // After ANALYZE the estimate of a whole table is its row count, give or take what was sampled.
+    expect(Math.abs(all.total - rows) / rows).toBeLessThan(0.1);
+    const deep = await page('?per_page=100&page=12');
+    expect(deep.total_exact).toBe(false);
+    expect(deep.total).toBeGreaterThanOrEqual(1100 + (deep.has_more ? 1 : 0));
+  });
+
+  it('are exact again on the last page, which shows where the list ends', async () => {
+    const last = await page(`?school=SHT-JS&per_page=100&page=${Math.ceil(MANY / 100)}`);
+    expect(last).toMatchObject({ total: MANY, total_exact: true, has_more: false, next_cursor: null });
+    expect(last.items).toHaveLength(MANY % 100);
+  });
+});
+
+describe('keyset paging', () => {
+  it('walks the whole list by next_cursor, the same rows as by page number, each once', async () => {
+    const byCursor: number[] = [];
+    const byNumber: number[] = [];
+    let current = await page('?per_page=100');
+    for (let n = 1; ; n++) {
+      byCursor.push(...idsOf(current));
+      byNumber.push(...idsOf(await page(`?per_page=100&page=${n}`)));
+      if (!current.has_more) break;
+      expect(current.next_cursor).toBe(current.items[current.items.length - 1].id);
+      current = await page(`?per_page=100&page=${n + 1}&after=${current.next_cursor}`);
+      expect(current.page).toBe(n + 1);
+    }
+    expect(byCursor).toEqual(byNumber);
+    expect(byCursor).toHaveLength(MANY + 2);
+    expect(new Set(byCursor).size).toBe(MANY + 2);
+    expect(byCursor).toEqual([...byCursor].sort((a, b) => b - a));
+  });
+
+  it('steps back by prev_cursor to the rows of the page before', async () => {
+    const one = await page('?per_page=50');
+    const two = await page(`?per_page=50&page=2&after=${one.next_cursor}`);
+    const three = await page(`?per_page=50&page=3&after=${two.next_cursor}`);
+    expect(three.prev_cursor).toBe(three.items[0].id);
+    const back = await page(`?per_page=50&page=2&before=${three.prev_cursor}`);
+    expect(idsOf(back)).toEqual(idsOf(two));
+    expect(back).toMatchObject({ page: 2, has_more: true, next_cursor: two.next_cursor });
+    expect(one.prev_cursor).toBeNull();
+  });
+
+  it('keeps the filters on every page it walks', async () => {
+    const one = await page('?school=SHT-JS&search=filler&per_page=100');
+    const two = await page(`?school=SHT-JS&search=filler&per_page=100&page=2&after=${one.next_cursor}`);
+    expect(two.items.every((row) => row.school.code === 'SHT-JS')).toBe(true);
+    expect(Math.max(...idsOf(two))).toBeLessThan(Math.min(...idsOf(one)));
+  });
+
+  it('ignores a cursor on the first page, and one that cannot be an id', async () => {
+    const first = await page('?per_page=10');
+    expect(idsOf(await page(`?per_page=10&after=${first.items[5].id}`))).toEqual(idsOf(first));
+    const second = await page('?per_page=10&page=2');
+    for (const cursor of ['abc', '0', '-5', '2147483648', '1e3', '99999999999', '%00']) {
+      expect(idsOf(await page(`?per_page=10&page=2&after=${cursor}`)), cursor).toEqual(idsOf(second));
+      expect(idsOf(await page(`?per_page=10&page=2&before=${cursor}`)), cursor).toEqual(idsOf(second));
+    }
+  });
+
+  it('gives no cursors to lists ordered by name, which page by number', async () => {
+    const response = await t.request('GET', '/api/admin/training-schools?per_page=2', { token: admin });
+    expect(response.body.data).toMatchObject({ has_more: true, next_cursor: null, prev_cursor: null });
+  });
+});
+
+describe('an exact index number', () => {
+  const plan = async (search: string) => {
+    const [statement] = candidateListStatements(db(), { kind: 'board' }, { search });
+    const result = (await t.portal.database.db.execute(
+      sql.raw(
+        `explain ${statement.text.replace(/\$(\d+)/g, (_, n) => {
+          const value = statement.values[Number(n) - 1];
+          return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+        })}`,
+      ),
+    )) as unknown as { rows: Record<string, string>[] };
+    return result.rows.map((row) => Object.values(row)[0]).join('\n');
+  };
+
+  it('is found through its unique btree, in any case', async () => {
+    const [index] = (
+      (await db().execute(sql`select candidate_index from candidates where id = ${named[0]}`)) as unknown as {
+        rows: { candidate_index: string }[];
+      }
+    ).rows;
+    const exact = await page(`?search=${encodeURIComponent(index.candidate_index.toLowerCase())}`);
+    expect(idsOf(exact)).toEqual([named[0]]);
+    expect(exact).toMatchObject({ total: 1, total_exact: true });
+    expect(await plan(index.candidate_index)).toContain('candidates_index_key');
+  });
+
+  it('a part of one is still searched anywhere, by trigrams', async () => {
+    const part = await page('?search=whb/23/b1&per_page=5');
+    expect(part.items).toHaveLength(5);
+    expect(await plan('WHB/23/B1')).not.toContain('candidates_index_key');
+  });
+});
