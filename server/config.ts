@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL when set; the embedded PGlite under dataDir otherwise. */
   databaseUrl: string | null;
+  /** Connections each portal process keeps open to PostgreSQL (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** SMTP when set; mail is written to the log and to dataDir/mail otherwise. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -45,6 +47,13 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Connections a process keeps to PostgreSQL by default. One Node process runs one query's JavaScript at
+ * a time; a few connections keep the database busy while it does, more only queue in PostgreSQL
+ * (docs/performance.md has the figures). Scale by adding processes, within the server's max_connections.
+ */
+export const DEFAULT_POOL_SIZE = 10;
 
 /** The settings of object storage (README, Settings). */
 export const S3_SETTINGS = [
@@ -150,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text('HOST') ?? '0.0.0.0',
     dataDir: path.resolve(text('DATA_DIR') ?? './data'),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 500),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom,
     publicUrl: publicUrl.replace(/\/$/, ''),

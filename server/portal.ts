@@ -31,7 +31,7 @@ export async function startPortal(
   const database = await openDatabase(
     options.database ??
       (config.databaseUrl
-        ? { driver: 'postgres', url: config.databaseUrl }
+        ? { driver: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
         : { driver: 'pglite', dataDir: config.dataDir }),
   );
   let server: ServerType | null = null;

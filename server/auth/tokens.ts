@@ -12,6 +12,9 @@ export interface TokenOwner {
   tokenId: number;
   userId: number;
   impersonatorId: number | null;
+  /** The owner's role and school as stored (the caller's checks read them from here). */
+  role: string;
+  trainingSchoolId: number | null;
 }
 
 export async function issueToken(
@@ -33,7 +36,10 @@ export async function issueToken(
   return { token: `${row.id}|${secret}`, tokenId: row.id };
 }
 
-/** The live token's owner, or null for anything unknown, revoked, expired or of an inactive user. */
+/**
+ * The live token's owner with their role and school, in one statement (every request asks), or null for
+ * anything unknown, revoked, expired or of an inactive user.
+ */
 export async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
   const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
   if (!match) return null;
@@ -45,6 +51,8 @@ export async function resolveToken(db: Database, bearer: string): Promise<TokenO
       tokenHash: accessTokens.tokenHash,
       impersonatorId: accessTokens.impersonatorId,
       lastUsedAt: accessTokens.lastUsedAt,
+      role: users.role,
+      trainingSchoolId: users.trainingSchoolId,
     })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
@@ -64,7 +72,13 @@ export async function resolveToken(db: Database, bearer: string): Promise<TokenO
       .set({ lastUsedAt: sql`now()` })
       .where(eq(accessTokens.id, id));
   }
-  return { tokenId: row.id, userId: row.userId, impersonatorId: row.impersonatorId };
+  return {
+    tokenId: row.id,
+    userId: row.userId,
+    impersonatorId: row.impersonatorId,
+    role: row.role,
+    trainingSchoolId: row.trainingSchoolId,
+  };
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../config';
 import { acquireLock } from './lock';
 import { schema } from './schema';
 
@@ -28,7 +29,7 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseTarget =
-  | { driver: 'postgres'; url: string }
+  | { driver: 'postgres'; url: string; poolSize?: number }
   | { driver: 'pglite'; dataDir: string }
   /** A PGlite in memory, optionally loaded from a dump of an already-migrated one (tests). */
   | { driver: 'pglite-memory'; loadDataDir?: Blob };
@@ -44,7 +45,7 @@ function expectedMigrations(): number {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle & { pglite?: PGlite }> {
   if (target.driver === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle connection that breaks (the server restarted, or ended it) is dropped by the pool and the
     // next query opens another; without a listener its 'error' would end the process. The same for a
     // connection the pool has already let go of and is closing (at shutdown, say).

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { eq } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
 import { isRole } from '../../contract/roles';
 import { findRule } from '../access';
 import { resolveToken } from '../auth/tokens';
-import { users } from '../db/schema';
 import type { AppContext, AppEnv, Caller, Deps } from './context';
 import { NOTHING_HERE, refuse, unauthenticated } from './respond';
 
@@ -50,16 +48,11 @@ export async function resolveCaller(c: AppContext, token: string): Promise<Calle
   if (!token) return null;
   const { db } = c.get('deps').database;
   const owner = await resolveToken(db, token);
-  if (!owner) return null;
-  const [user] = await db
-    .select({ role: users.role, trainingSchoolId: users.trainingSchoolId })
-    .from(users)
-    .where(eq(users.id, owner.userId));
-  if (!user || !isRole(user.role)) return null;
+  if (!owner || !isRole(owner.role)) return null;
   return {
     userId: owner.userId,
-    role: user.role,
-    trainingSchoolId: user.trainingSchoolId,
+    role: owner.role,
+    trainingSchoolId: owner.trainingSchoolId,
     tokenId: owner.tokenId,
     impersonatorId: owner.impersonatorId,
   };
