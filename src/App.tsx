@@ -1,13 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { CONFIRM_CODE_PATH, LOGIN_PATH, RESET_PASSWORD_PAGE } from '../contract/navigation';
+import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';
 import { Splash } from './ui/controls';
 
 // Everything behind sign-in is its own chunk (the toasts too): /login loads only what it needs.
-const Shell = lazy(() => import('./shell/Shell'));
+const Shell = lazy(loadShell);
 const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
 // Public, and carries VineJS for its checks: its own chunk too.
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));

@@ -76,18 +76,6 @@ export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateI
 export const loadCandidate = (id: number) =>
   call<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id)).then((response) => response.data!);
 
-export interface FormOptions {
-  schools: { code: string; name: string; status: string }[];
-  course_headers: { code: string; title: string; indexing_status: string; registration_status: string }[];
-}
-
-export const loadFormOptions = () => call<FormOptions>(CANDIDATE_PATHS.formOptions).then((r) => r.data!);
-
-export const loadNationalities = (role: Role) =>
-  call<{ code: string; name: string }[]>(
-    `${role === 'admin' ? '/api/admin' : '/api/training-school-admin'}/nationality`,
-  ).then((r) => r.data!);
-
 /** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
 export const updateRegStatus = (role: Role) =>
   fromPromise<{ value: string }, { id: number | string; field: string; value: string }>(async ({ input }) => {

@@ -1,10 +1,21 @@
-import { loadFormOptions, loadNationalities } from '../api/candidates';
-import { forgetResource, useResource } from './resource';
+import { loadFormOptions, loadNationalities } from '../api/formChoices';
+import { forgetResource, prefetchResource, useResource } from './resource';
 
 /** The choices forms share (schools, course headers, nationalities), each cached once under one key. */
 const FORM_OPTIONS = 'candidate-form-options';
+const NATIONALITIES = 'nationalities-admin';
+const loadAdminNationalities = () => loadNationalities('admin');
 
 export const useFormOptions = () => useResource(FORM_OPTIONS, loadFormOptions);
 /** After a course header changes, the pickers read it afresh. */
 export const forgetFormOptions = () => forgetResource(FORM_OPTIONS);
-export const useNationalities = () => useResource('nationalities-admin', () => loadNationalities('admin'));
+export const useNationalities = () => useResource(NATIONALITIES, loadAdminNationalities);
+
+/**
+ * Both loads at once, before the form that reads them is there: read one after the other under
+ * Suspense, the second would wait for the first (and the form's chunk) on a slow link.
+ */
+export function prefetchFormChoices() {
+  prefetchResource(FORM_OPTIONS, loadFormOptions);
+  prefetchResource(NATIONALITIES, loadAdminNationalities);
+}

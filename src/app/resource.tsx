@@ -9,14 +9,23 @@ import { Alert, Button } from '../ui/controls';
 const cache = new Map<string, { promise: Promise<unknown>; at: number }>();
 const FRESH_MS = 60_000;
 
-export function useResource<T>(key: string, load: () => Promise<T>): T {
+function resource<T>(key: string, load: () => Promise<T>): Promise<T> {
   let entry = cache.get(key);
   if (!entry || Date.now() - entry.at > FRESH_MS) {
     entry = { promise: load(), at: Date.now() };
     cache.set(key, entry);
     entry.promise.catch(() => cache.delete(key));
   }
-  return use(entry.promise as Promise<T>);
+  return entry.promise as Promise<T>;
+}
+
+export function useResource<T>(key: string, load: () => Promise<T>): T {
+  return use(resource(key, load));
+}
+
+/** Starts a load now, for a page about to read it (its failure is shown when the page reads it). */
+export function prefetchResource<T>(key: string, load: () => Promise<T>): void {
+  resource(key, load).catch(() => {});
 }
 
 export function forgetResource(key: string) {

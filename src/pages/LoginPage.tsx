@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { useActors, useSession } from '../app/actors';
+import { loadShell } from '../app/chunks';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';
 import { AuthLayout } from './AuthLayout';
@@ -31,6 +32,8 @@ export function LoginPage() {
       email: String(form.get('email') ?? ''),
       password: String(form.get('password') ?? ''),
     });
+    // The code step comes next and the shell after it: fetch it while the user reads their mail.
+    loadShell().catch(() => {}); // Not there yet: the shell loads when it is needed, as before.
   };
   const fieldError = (name: string) => view.fields[name]?.[0];
   const generalError = view.error && !Object.keys(view.fields).length ? view.error : null;

@@ -1,6 +1,7 @@
 import { lazy, type ReactNode } from 'react';
 import { BROADCAST_LINKS, HOME_PATH, SIDEBAR } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
+import { prefetchFormChoices } from '../app/formOptions';
 import { AreaBeingBuilt, OverviewPage, PrintDocumentsPage } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
@@ -18,7 +19,11 @@ const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 // The candidate area is one chunk (the form, the lists and VineJS); each page is a named export of it.
 const candidates = () => import('../pages/candidates/CandidateFormPage');
-const IndexFormPage = lazy(() => candidates().then((m) => ({ default: m.IndexFormPage })));
+// The form's choices are asked for beside its chunk, not after it.
+const IndexFormPage = lazy(() => {
+  prefetchFormChoices();
+  return candidates().then((m) => ({ default: m.IndexFormPage }));
+});
 const SearchPage = lazy(() => candidates().then((m) => ({ default: m.SearchPage })));
 const EditPage = lazy(() => candidates().then((m) => ({ default: m.EditPage })));
 const IndexedPage = lazy(() => candidates().then((m) => ({ default: m.IndexedPage })));
