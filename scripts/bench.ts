@@ -5,11 +5,16 @@
  *     and the candidate form's own chunk.
  *  3. Candidates at scale: 100,000 seeded candidates, then search and list latency (median, p95) over real
  *     HTTP with signed-in users, on PGlite and on PostgreSQL (scripts/bench-candidates.ts).
+ *  4. First load as users get it: Chromium on slow 3G (400 kbit/s, 400 ms round trip, CPU 4x slower):
+ *     /login cold, signing in, then the first visit of each sidebar area of the board admin and of a
+ *     school admin; requests, bytes over the wire by kind and encoding, and the time until each page is
+ *     usable (scripts/bench-firstload.ts), with the same /login files gzipped on disk beside the bytes.
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates runs one part; BENCH_CANDIDATES, BENCH_SAMPLES and BENCH_DRIVERS
- * (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL server (default: the local one).
+ * BENCH_ONLY=start|candidates|firstload runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
+ * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,11 +22,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchCandidates } from './bench-candidates';
+import { benchFirstLoad } from './bench-firstload';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3211);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY ?? '';
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+/** The data directory of part 1, made when it runs (so the other parts alone leave nothing behind). */
+let dataDir = '';
 
 function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -94,11 +101,15 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  if (ONLY !== 'candidates') await benchStart();
-  if (ONLY !== 'start') await benchCandidates({ port: PORT + 1 });
+  const parts = ['start', 'candidates', 'firstload'];
+  if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
+  if (!ONLY || ONLY === 'start') await benchStart();
+  if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: PORT + 1 });
+  if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: PORT + 2 });
 }
 
 async function benchStart() {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
   console.log('Preparing a data directory (first start: build if stale, create, migrate, seed)...');
   const firstStart = await startAndTime();
   const times: number[] = [];

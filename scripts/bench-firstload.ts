@@ -1,0 +1,702 @@
+/**
+ * A part of `npm run bench` (scripts/bench.ts): the first load as users get it, on a slow link.
+ *
+ * The portal is started as `npm start` starts it (scripts/start.mjs in its own process, on a fresh data
+ * directory, so the demo is seeded) and driven in Debian's Chromium through Playwright. Every page gets,
+ * through its own CDP session and before it navigates, the "slow 3G" profile: 400 kbit/s each way, a
+ * 400 ms round trip, and the CPU slowed four times. Each measured visit starts from an empty cache (a new
+ * browser context), except the first visit of each area after signing in, which happens in the context
+ * of the sign-in, as a user clicking through the sidebar would get it (chunks an earlier visit loaded are
+ * cached then, as they would be for the user).
+ *
+ * Measured: /login cold (median of 3 runs); signing in as the board admin, from submitting the mailed
+ * code to the Dashboard being usable; then the first visit of every sidebar entry of the admin; then the
+ * same for a school admin. For each visit: the requests it made, the bytes over the wire (CDP's
+ * encodedDataLength: headers and body as received, so compressed when the server compresses), each
+ * response's content-encoding and kind, and the time until the page is usable.
+ *
+ * "Usable" is checked in the page (a predicate polled on every animation frame by Playwright's
+ * waitForFunction) and timed in the page too: for a navigation, performance.now() when the predicate first
+ * holds, which counts from the start of the navigation; for a click, that moment minus the click event's
+ * timeStamp (recorded by a capture listener the context installs in every page). So the figures leave out
+ * Playwright's own round trips. The predicates:
+ *  - /login: the Email address field and the Sign in button are visible and enabled (the session has
+ *    finished starting and the form is shown);
+ *  - an area (and the Dashboard after sign-in, with the sidebar shown): the main heading reads the
+ *    sidebar entry's label, nothing in <main> is aria-busy or says "Loading…", no error alert is shown,
+ *    and the main content is there: table rows or the "nothing matches" line, else the form's first
+ *    field (enabled), else a list, else the page's text (the Dashboard's welcome, a placeholder).
+ * A visit that is not usable in 60 s is reported as such and the run goes on. Benchmarks never fail on
+ * their figures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { HOME_PATH, LOGIN_PATH, sidebarFor } from '../contract/navigation';
+import type { Role } from '../contract/roles';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PASSWORD = 'demo-password';
+const USERS: { role: Role; email: string; who: string }[] = [
+  { role: 'admin', email: 'admin@example.org', who: 'board admin' },
+  { role: 'school_admin', email: 'school1@example.org', who: 'school admin (SHT-IB)' },
+];
+const LOGIN_RUNS = 3;
+/** Slow 3G: 400 kbit/s each way, a 400 ms round trip, the CPU four times slower. */
+const NETWORK = {
+  offline: false,
+  latency: 400,
+  downloadThroughput: 400_000 / 8,
+  uploadThroughput: 400_000 / 8,
+};
+const CPU_SLOWDOWN = 4;
+/** A visit not usable in this time is reported as such. */
+const USABLE_LIMIT_MS = 60_000;
+/** After a visit is usable, the requests it started are awaited (no new one for QUIET_MS), at most this. */
+const SETTLE_LIMIT_MS = 20_000;
+const QUIET_MS = 750;
+const AIM_LOGIN_MS = 3_500;
+const AIM_LOGIN_BYTES = 110 * 1024;
+const AIM_AREA_MS = 2_500;
+/** The args of playwright.config.ts's launchOptions, exactly. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const KINDS = ['JS', 'CSS', 'HTML', 'JSON', 'other'] as const;
+type Kind = (typeof KINDS)[number];
+
+// ---------------------------------------------------------------------------------------------------
+// The portal, as `npm start` runs it.
+
+interface Portal {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * scripts/start.mjs on a fresh data directory. The web app and the server bundle are built into this
+ * run's own directories (DIST_DIR, SERVER_BUILD_DIR), so another `npm start` rebuilding ./dist while the
+ * bench reads it cannot pull files from under it; Vite builds the app in a few seconds.
+ */
+async function startPortal(port: number, dataDir: string, distDir: string, serverBuildDir: string) {
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUIET: '1',
+      DATA_DIR: dataDir,
+      DIST_DIR: distDir,
+      SERVER_BUILD_DIR: serverBuildDir,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killed);
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the portal exited at start:\n${stderr}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return { url, stop } satisfies Portal;
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() - started > 180_000) {
+      await stop();
+      throw new Error('the portal did not become healthy in 180 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The sign-in code the portal mailed to `email` after `since` (DATA_DIR/mail), waited for up to 30 s. */
+async function mailedCode(dataDir: string, email: string, since: number): Promise<string> {
+  const dir = path.join(dataDir, 'mail');
+  const started = performance.now();
+  while (performance.now() - started < 30_000) {
+    const newest = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((name) => name.endsWith(`-${email}.eml`))
+          .map((name) => path.join(dir, name))
+          .filter((file) => fs.statSync(file).mtimeMs >= since)
+          .sort()
+          .pop()
+      : undefined;
+    const code = newest && /^Subject: Your sign-in code: (\d{6})$/m.exec(fs.readFileSync(newest, 'utf8'));
+    if (code) return code[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-in code mailed to ${email} in 30 s`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The network, as CDP sees it.
+
+interface Request {
+  id: string;
+  method: string;
+  url: string;
+  kind: Kind;
+  /** content-encoding of the response, or 'none'. */
+  encoding: string;
+  status: number | null;
+  bytes: number;
+  done: boolean;
+  failed: string | null;
+  cached: boolean;
+  /** Node-side times (performance.now()) the request was sent and finished. */
+  sentAt: number;
+  endedAt: number | null;
+}
+
+function kindOf(type: string | undefined, mimeType: string, url: string): Kind {
+  if (type === 'Document' || mimeType === 'text/html') return 'HTML';
+  if (type === 'Script' || /javascript/.test(mimeType) || /\.m?js(\?|$)/.test(url)) return 'JS';
+  if (type === 'Stylesheet' || mimeType === 'text/css') return 'CSS';
+  if (/json/.test(mimeType)) return 'JSON';
+  return 'other';
+}
+
+/** Sets the slow profile on a page and records its requests, each under the visit open when it was sent. */
+class Recorder {
+  private visit: Request[] | null = null;
+  private readonly byId = new Map<string, Request>();
+
+  private constructor(private readonly cdp: CDPSession) {}
+
+  static async attach(context: BrowserContext, page: Page): Promise<Recorder> {
+    const cdp = await context.newCDPSession(page);
+    const recorder = new Recorder(cdp);
+    cdp.on('Network.requestWillBeSent', (e) => {
+      // A redirect reuses the request id: the hop is one more request.
+      const prior = recorder.byId.get(e.requestId);
+      if (prior && e.redirectResponse) {
+        prior.done = true;
+        prior.endedAt = performance.now();
+        prior.status = e.redirectResponse.status;
+      }
+      // data: URLs (an input's built-in icon) never reach the network.
+      if (!recorder.visit || !/^https?:/.test(e.request.url)) return;
+      const request: Request = {
+        id: e.requestId,
+        method: e.request.method,
+        url: e.request.url,
+        kind: kindOf(e.type, '', e.request.url),
+        encoding: 'none',
+        status: null,
+        bytes: 0,
+        done: false,
+        failed: null,
+        cached: false,
+        sentAt: performance.now(),
+        endedAt: null,
+      };
+      recorder.byId.set(e.requestId, request);
+      recorder.visit.push(request);
+    });
+    cdp.on('Network.responseReceived', (e) => {
+      const request = recorder.byId.get(e.requestId);
+      if (!request) return;
+      const headers = Object.fromEntries(
+        Object.entries(e.response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+      );
+      request.kind = kindOf(e.type, e.response.mimeType, request.url);
+      request.encoding = headers['content-encoding'] || 'none';
+      request.status = e.response.status;
+      request.cached = Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache);
+    });
+    cdp.on('Network.dataReceived', (e) => {
+      const request = recorder.byId.get(e.requestId);
+      // The fallback when loadingFinished never comes; loadingFinished's total replaces it.
+      if (request && !request.done) request.bytes += e.encodedDataLength;
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      const request = recorder.byId.get(e.requestId);
+      if (!request) return;
+      request.bytes = Math.max(request.bytes, e.encodedDataLength);
+      request.done = true;
+      request.endedAt = performance.now();
+    });
+    cdp.on('Network.loadingFailed', (e) => {
+      const request = recorder.byId.get(e.requestId);
+      if (!request) return;
+      request.done = true;
+      request.failed = e.canceled ? 'canceled' : e.errorText;
+      request.endedAt = performance.now();
+    });
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', NETWORK);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    return recorder;
+  }
+
+  /** From now on, requests belong to a new visit (whose list this returns, filled as they come). */
+  open(): Request[] {
+    this.visit = [];
+    return this.visit;
+  }
+
+  /** Waits until the visit's requests have finished and no new one came for QUIET_MS (bounded). */
+  async settle(requests: Request[]) {
+    const started = performance.now();
+    let quietSince = performance.now();
+    let seen = requests.length;
+    while (performance.now() - started < SETTLE_LIMIT_MS) {
+      if (requests.length !== seen || requests.some((r) => !r.done)) {
+        seen = requests.length;
+        quietSince = performance.now();
+      } else if (performance.now() - quietSince >= QUIET_MS) {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    this.visit = null;
+  }
+
+  async detach() {
+    await this.cdp.detach().catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// "Usable", checked in the page.
+
+type Target = { kind: 'login' } | { kind: 'area'; heading: string; shell: boolean };
+
+interface Probe {
+  /** 'usable', or 'error' when the page shows an error alert instead. */
+  state: 'usable' | 'error';
+  /** In-page milliseconds: from the start of the navigation, or from the click when there was one. */
+  ms: number;
+  clicked: boolean;
+  /** What the main content was: rows, the "nothing matches" line, the first field, a list, text. */
+  content: string;
+  text: string;
+}
+
+/**
+ * Runs in the page, on every animation frame, until it returns a Probe. Written without named inner
+ * functions: tsx would wrap those in a helper (`__name`) that does not exist in the page.
+ */
+function probeUsable(target: Target): Probe | false {
+  const mark = (window as unknown as { __benchClickAt?: number }).__benchClickAt;
+  const now = performance.now();
+  // [state, content, text] once the page is usable (or shows an error).
+  let found: [Probe['state'], string, string] | null = null;
+  if (target.kind === 'login') {
+    const label = [...document.querySelectorAll('label')].find(
+      (l) => l.textContent?.trim() === 'Email address',
+    );
+    const email = label ? (document.getElementById(label.htmlFor) as HTMLInputElement | null) : null;
+    const button = [...document.querySelectorAll<HTMLButtonElement>('button[type="submit"]')].find(
+      (b) => b.textContent?.trim() === 'Sign in',
+    );
+    if (!email || email.disabled || !email.checkVisibility()) return false;
+    if (!button || button.disabled || !button.checkVisibility()) return false;
+    found = ['usable', 'the sign-in form', ''];
+  } else {
+    if (target.shell && !document.querySelector('nav[aria-label="Main"]')?.checkVisibility()) return false;
+    const main = document.querySelector('main');
+    const heading = main?.querySelector('h1');
+    if (!main || !heading?.checkVisibility() || heading.textContent?.trim() !== target.heading) return false;
+    const alert = [...main.querySelectorAll('[role="alert"]')].find((a) => a.checkVisibility());
+    if (alert) {
+      found = ['error', 'an error', alert.textContent ?? ''];
+    } else {
+      if (main.querySelector('[aria-busy="true"]')) return false;
+      const paragraphs = [...main.querySelectorAll('p')].filter((p) => p.checkVisibility());
+      if (paragraphs.some((p) => /^Loading/.test(p.textContent?.trim() ?? ''))) return false;
+      const row = main.querySelector('table tbody tr');
+      const field = [...main.querySelectorAll('form:not([role="search"])')]
+        .map((form) => form.querySelector<HTMLInputElement>('input, select, textarea'))
+        .find((f) => f?.checkVisibility());
+      const item = main.querySelector('ul li');
+      const text = paragraphs.find((p) => (p.textContent?.trim() ?? '') !== '');
+      if (row?.checkVisibility()) {
+        const nothing = row.querySelectorAll('td').length === 1 && row.querySelector('td[colspan]');
+        found = ['usable', nothing ? 'the "nothing matches" line' : 'table rows', row.textContent ?? ''];
+      } else if (field) {
+        if (field.disabled) return false;
+        found = ['usable', 'the first field', field.name];
+      } else if (item?.checkVisibility()) {
+        found = ['usable', 'a list', item.textContent ?? ''];
+      } else if (text) {
+        const placeholder = /being built/.test(text.textContent ?? '');
+        found = ['usable', placeholder ? 'a placeholder' : 'text', text.textContent ?? ''];
+      }
+    }
+  }
+  if (!found) return false;
+  return {
+    state: found[0],
+    ms: mark === undefined ? now : now - mark,
+    clicked: mark !== undefined,
+    content: found[1],
+    text: found[2].replace(/\s+/g, ' ').trim().slice(0, 80),
+  };
+}
+
+/** Resolves with the in-page Probe, or null when the page is not usable within USABLE_LIMIT_MS. */
+async function waitUsable(page: Page, target: Target): Promise<Probe | null> {
+  try {
+    const handle = await page.waitForFunction(probeUsable, target, {
+      polling: 'raf',
+      timeout: USABLE_LIMIT_MS,
+    });
+    return (await handle.jsonValue()) as Probe;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') return null;
+    throw error;
+  }
+}
+
+/** What <main> (or the body) shows, for a visit that never became usable. */
+async function screenText(page: Page) {
+  return page
+    .evaluate(() => (document.querySelector('main') ?? document.body).innerText.slice(0, 160))
+    .then((text) => text.replace(/\s+/g, ' ').trim())
+    .catch(() => '(the page could not be read)');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Visits.
+
+interface Visit {
+  label: string;
+  /** usable; error: the page showed an error; timeout: not usable in time; failed: not opened at all. */
+  state: 'usable' | 'error' | 'timeout' | 'failed';
+  /** Milliseconds until usable; null when it was not. */
+  ms: number | null;
+  /** For /login, the times of every run. */
+  runs?: (number | null)[];
+  requests: Request[];
+  /** How many of the requests were sent after the page was usable. */
+  afterUsable: number;
+  content: string;
+  note: string;
+  aim: 'login' | 'area' | null;
+}
+
+async function newContext(browser: Browser) {
+  const context = await browser.newContext();
+  // The click that opens an area is timed from its event, in the page.
+  await context.addInitScript(() => {
+    addEventListener('click', (event) => Object.assign(window, { __benchClickAt: event.timeStamp }), true);
+  });
+  return context;
+}
+
+/** One visit: `act` navigates or clicks; the visit lasts until usable, then until its requests settle. */
+async function measureVisit(
+  page: Page,
+  recorder: Recorder,
+  label: string,
+  target: Target,
+  act: () => Promise<unknown>,
+  aim: Visit['aim'],
+): Promise<Visit> {
+  await page.evaluate(() => delete (window as unknown as { __benchClickAt?: number }).__benchClickAt);
+  const requests = recorder.open();
+  const actStarted = performance.now();
+  // Started before acting, so the first frame that is usable is the one timed.
+  const usable = waitUsable(page, target);
+  usable.catch(() => {});
+  let failed: string | null = null;
+  try {
+    await act();
+  } catch (error) {
+    // The click or the navigation itself did not happen in time (each is bounded): say so, go on.
+    failed = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  }
+  let probe = failed ? null : await usable;
+  if (probe && !probe.clicked && target.kind === 'area') {
+    // A full page load replaced the document, and the click's time with it: time it from Node.
+    probe = { ...probe, ms: performance.now() - actStarted };
+  }
+  const usableAt = performance.now();
+  const note = failed
+    ? `could not open it: ${failed}`
+    : probe
+      ? probe.state === 'error'
+        ? `shows an error: "${probe.text}"`
+        : ''
+      : `not usable in ${USABLE_LIMIT_MS / 1000} s; the screen shows: "${await screenText(page)}"`;
+  await recorder.settle(requests);
+  return {
+    label,
+    state: failed ? 'failed' : !probe ? 'timeout' : probe.state,
+    ms: probe && probe.state === 'usable' ? probe.ms : null,
+    requests,
+    afterUsable: requests.filter((r) => r.sentAt > usableAt).length,
+    content: probe?.content ?? '',
+    note,
+    aim,
+  };
+}
+
+async function loginCold(browser: Browser, url: string): Promise<Visit> {
+  const runs: Visit[] = [];
+  for (let run = 0; run < LOGIN_RUNS; run++) {
+    const context = await newContext(browser);
+    try {
+      const page = await context.newPage();
+      const recorder = await Recorder.attach(context, page);
+      runs.push(
+        await measureVisit(
+          page,
+          recorder,
+          `${LOGIN_PATH}, cold`,
+          { kind: 'login' },
+          () => page.goto(`${url}${LOGIN_PATH}`, { waitUntil: 'commit', timeout: USABLE_LIMIT_MS }),
+          'login',
+        ),
+      );
+      await recorder.detach();
+    } finally {
+      await context.close();
+    }
+  }
+  const ordered = [...runs].sort((a, b) => (a.ms ?? Infinity) - (b.ms ?? Infinity));
+  const middle = ordered[Math.floor(ordered.length / 2)];
+  return {
+    ...middle,
+    label: `${LOGIN_PATH}, cold (median of ${LOGIN_RUNS}; the bytes of that run)`,
+    runs: runs.map((r) => r.ms),
+  };
+}
+
+/** Signs in through the real pages, throttled; the measured visit is the code's submission. */
+async function signInAndVisitAreas(
+  browser: Browser,
+  url: string,
+  dataDir: string,
+  user: (typeof USERS)[number],
+): Promise<Visit[]> {
+  const visits: Visit[] = [];
+  const context = await newContext(browser);
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(USABLE_LIMIT_MS);
+    const recorder = await Recorder.attach(context, page);
+    const login = await measureVisit(
+      page,
+      recorder,
+      `${LOGIN_PATH} before sign-in`,
+      { kind: 'login' },
+      () => page.goto(`${url}${LOGIN_PATH}`, { waitUntil: 'commit' }),
+      null,
+    );
+    if (login.ms === null) return [{ ...login, label: `${user.who}: ${login.label}` }];
+
+    // The password step (not measured), each wait bounded by the page's default timeout.
+    try {
+      const since = Date.now() - 1000;
+      await page.getByLabel('Email address').fill(user.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Confirmation code').waitFor({ state: 'visible' });
+      await page.getByLabel('Confirmation code').fill(await mailedCode(dataDir, user.email, since));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return [
+        {
+          ...login,
+          label: `${user.who}: sign-in`,
+          state: 'failed',
+          ms: null,
+          requests: [],
+          afterUsable: 0,
+          content: '',
+          note: `the password step failed: ${reason}`,
+        },
+      ];
+    }
+    const signIn = await measureVisit(
+      page,
+      recorder,
+      `${user.who}: sign-in, code submitted → Dashboard`,
+      { kind: 'area', heading: 'Dashboard', shell: true },
+      () => page.getByRole('button', { name: 'Confirm' }).click(),
+      null,
+    );
+    visits.push(signIn);
+    if (signIn.ms === null) return visits;
+
+    const nav = page.locator('aside nav[aria-label="Main"]');
+    for (const entry of sidebarFor(user.role)) {
+      if (entry.path === HOME_PATH) continue; // Shown by the sign-in itself.
+      const visit = await measureVisit(
+        page,
+        recorder,
+        `${user.who}: ${entry.label} (${entry.path})`,
+        { kind: 'area', heading: entry.label, shell: true },
+        () => nav.locator(`a[href="${entry.path}"]`).click(),
+        'area',
+      );
+      if (visit.content === 'a placeholder') visit.label += ' [placeholder: "being built"]';
+      visits.push(visit);
+    }
+    await recorder.detach();
+  } finally {
+    await context.close();
+  }
+  return visits;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The report.
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const seconds = (ms: number | null) =>
+  ms === null ? `not usable in ${USABLE_LIMIT_MS / 1000} s` : `${(ms / 1000).toFixed(2)}`;
+const STATE_TEXT = { error: 'shows an error', failed: 'not opened' } as const;
+
+function bytesCell(requests: Request[]) {
+  const total = requests.reduce((sum, r) => sum + r.bytes, 0);
+  const split = KINDS.map((kind) => {
+    const bytes = requests.filter((r) => r.kind === kind).reduce((sum, r) => sum + r.bytes, 0);
+    return bytes ? `${kind} ${kb(bytes)}` : null;
+  }).filter(Boolean);
+  return `${kb(total)} (${split.join(' / ') || 'nothing'})`;
+}
+
+function encodingsCell(requests: Request[]) {
+  const cells = KINDS.map((kind) => {
+    const seen = [...new Set(requests.filter((r) => r.kind === kind && r.bytes > 0).map((r) => r.encoding))];
+    return seen.length ? `${kind} ${seen.join('+')}` : null;
+  }).filter(Boolean);
+  return cells.join(', ') || '—';
+}
+
+function aimCell(visit: Visit) {
+  const bytes = visit.requests.reduce((sum, r) => sum + r.bytes, 0);
+  const time = (aim: number) =>
+    visit.ms === null
+      ? `under ${aim / 1000} s: not usable`
+      : visit.ms <= aim
+        ? `under ${aim / 1000} s: met`
+        : `under ${aim / 1000} s: missed by ${((visit.ms - aim) / 1000).toFixed(2)} s`;
+  if (visit.aim === 'login') {
+    const size =
+      bytes <= AIM_LOGIN_BYTES
+        ? `under ${AIM_LOGIN_BYTES / 1024} KB: met`
+        : `under ${AIM_LOGIN_BYTES / 1024} KB: missed by ${kb(bytes - AIM_LOGIN_BYTES)} KB`;
+    return `${time(AIM_LOGIN_MS)}; ${size}`;
+  }
+  if (visit.aim === 'area') return time(AIM_AREA_MS);
+  return '—';
+}
+
+function printReport(visits: Visit[], distDir: string) {
+  console.log(
+    '\n| visit | requests | bytes over the wire, KB (split by kind) | encodings seen | time until usable (s) | aim |',
+  );
+  console.log('|---|---:|---|---|---:|---|');
+  for (const visit of visits) {
+    const cached = visit.requests.filter((r) => r.cached).length;
+    const counts = [
+      cached ? `${cached} from cache` : '',
+      visit.afterUsable ? `${visit.afterUsable} after usable` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const after = counts ? ` (${counts})` : '';
+    const time =
+      visit.state === 'error' || visit.state === 'failed'
+        ? STATE_TEXT[visit.state]
+        : visit.runs
+          ? `${seconds(visit.ms)} (${visit.runs.map((ms) => seconds(ms)).join(', ')})`
+          : seconds(visit.ms);
+    const note = visit.note ? ` — ${visit.note}` : '';
+    console.log(
+      `| ${visit.label}${note} | ${visit.requests.length}${after} | ${bytesCell(visit.requests)} | ${encodingsCell(
+        visit.requests,
+      )} | ${time} | ${aimCell(visit)} |`,
+    );
+  }
+
+  // Beside the bytes over the wire: the same files of /login gzipped on disk, as bench.ts's part 2 counts.
+  const login = visits[0];
+  const sides = (['JS', 'CSS'] as const).map((kind) => {
+    const files = login.requests.filter(
+      (r) => r.kind === kind && fs.existsSync(path.join(distDir, new URL(r.url).pathname)),
+    );
+    const gzip = files.reduce(
+      (sum, r) => sum + gzipSync(fs.readFileSync(path.join(distDir, new URL(r.url).pathname))).length,
+      0,
+    );
+    const wire = files.reduce((sum, r) => sum + r.bytes, 0);
+    return `${kind}, ${files.length} file${files.length === 1 ? '' : 's'}: ${kb(wire)} KB over the wire (with headers), ${kb(gzip)} KB gzipped on disk`;
+  });
+  console.log(`\n/login cold: ${sides.join('; ')}.`);
+
+  console.log(
+    '\nRequests per visit (kind, KB over the wire, encoding; sent → finished, seconds after the visit began):',
+  );
+  for (const visit of visits) {
+    console.log(`  ${visit.label}${visit.content ? `, usable on ${visit.content}` : ''}:`);
+    const began = Math.min(...visit.requests.map((r) => r.sentAt));
+    for (const r of visit.requests) {
+      const at = (t: number | null) => (t === null ? '…' : ((t - began) / 1000).toFixed(2));
+      const state = r.failed ? ` FAILED (${r.failed})` : r.cached ? ' (from cache)' : '';
+      const where = new URL(r.url);
+      console.log(
+        `    ${r.method} ${where.pathname}${where.search} ${r.status ?? '-'} ${r.kind} ${kb(r.bytes)} KB ${r.encoding}; ${at(
+          r.sentAt,
+        )} → ${at(r.endedAt)}${state}`,
+      );
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export async function benchFirstLoad({ port }: { port: number }): Promise<void> {
+  console.log(
+    `\nFirst load as users get it: slow 3G (${NETWORK.downloadThroughput * 8} bit/s each way, ${NETWORK.latency} ms round trip, CPU ${CPU_SLOWDOWN}x slower), Chromium`,
+  );
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-firstload-'));
+  const dataDir = path.join(tmp, 'data');
+  const distDir = path.join(tmp, 'dist');
+  const serverBuildDir = `dist-server-bench-firstload-${process.pid}`;
+  let portal: Portal | null = null;
+  let browser: Browser | null = null;
+  try {
+    portal = await startPortal(port, dataDir, distDir, serverBuildDir);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    const visits: Visit[] = [await loginCold(browser, portal.url)];
+    for (const user of USERS) visits.push(...(await signInAndVisitAreas(browser, portal.url, dataDir, user)));
+    printReport(visits, distDir);
+  } finally {
+    await browser?.close().catch(() => {});
+    await portal?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(path.join(root, serverBuildDir), { recursive: true, force: true });
+  }
+}
