@@ -145,6 +145,28 @@ describe('the data directory lock (server/db/lock.ts)', () => {
     expect(Number(result.rows[0].answer)).toBe(42);
   });
 
+  it('starts PGlite with 32 MB of shared buffers, and what it wrote reads back after a reopen', async () => {
+    const show = async (handle: DatabaseHandle) =>
+      (
+        (await handle.db.execute(sql`show shared_buffers`)) as unknown as {
+          rows: { shared_buffers: string }[];
+        }
+      ).rows[0].shared_buffers;
+    expect(await show(first!)).toBe('32MB');
+    await first!.db.execute(sql`create table kept (note text)`);
+    await first!.db.execute(sql`insert into kept values ('written at 32MB')`);
+    await first!.close();
+    first = await openDatabase({ driver: 'pglite', dataDir });
+    const { rows } = (await first.db.execute(sql`select note from kept`)) as unknown as {
+      rows: { note: string }[];
+    };
+    expect(rows).toEqual([{ note: 'written at 32MB' }]);
+    expect(await show(first)).toBe('32MB');
+    const memory = await openDatabase({ driver: 'pglite-memory' });
+    expect(await show(memory)).toBe('32MB');
+    await memory.close();
+  });
+
   it('releases the lock on close, and a new open works', async () => {
     await first!.close();
     first = null;
