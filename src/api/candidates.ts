@@ -1,20 +1,14 @@
 import { fromCallback, fromPromise } from 'xstate';
-import {
-  CANDIDATE_PATHS,
-  SUBMISSION_KEY_FIELD,
-  type CandidateRecord,
-  type CandidateRow,
-} from '../../contract/candidates';
+import { CANDIDATE_PATHS, SUBMISSION_KEY_FIELD, type CandidateRecord } from '../../contract/candidates';
 import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
 import { checkInBrowser } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
-import type { Role } from '../../contract/roles';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
-import { apiUrl, call, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
+import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
 import { readToken } from './cookies';
 
-/** The candidate form's I/O (machines/candidateForm.machine.ts) and the lists' row actions. */
+/** The candidate form's I/O (machines/candidateForm.machine.ts); the lists' calls are in candidateRows.ts. */
 
 /** The spec's rules, in the browser, with the same validator the server runs. */
 export const validateCandidate = fromPromise<void, FormValues>(({ input }) =>
@@ -72,28 +66,3 @@ export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateI
     return () => request.abort();
   },
 );
-
-export const loadCandidate = (id: number) =>
-  call<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id)).then((response) => response.data!);
-
-/** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
-export const updateRegStatus = (role: Role) =>
-  fromPromise<{ value: string }, { id: number | string; field: string; value: string }>(async ({ input }) => {
-    const response = await call<CandidateRow>(CANDIDATE_PATHS.regStatus[role](Number(input.id)), {
-      method: 'POST',
-      body: { reg_status: input.value },
-    });
-    return { value: response.data!.reg_status };
-  });
-
-/** The status toggle's save for the board's document check. */
-export const updateVerification = fromPromise<
-  { value: string },
-  { id: number | string; field: string; value: string }
->(async ({ input }) => {
-  const response = await call<CandidateRow>(CANDIDATE_PATHS.verification(Number(input.id)), {
-    method: 'POST',
-    body: { verified: input.value === 'true' },
-  });
-  return { value: String(response.data!.verified) };
-});

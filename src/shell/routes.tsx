@@ -17,11 +17,14 @@ const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
 const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
-// The candidate area is one chunk (the form, the lists and VineJS); each page is a named export of it.
+// The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
+// each page is a named export of it.
 const candidates = () => import('../pages/candidates/CandidateFormPage');
-// The form's choices are asked for beside its chunk, not after it.
+// The index form page asks at once for what its form needs (the form's own chunk with VineJS, and the
+// form's choices), not one after the other.
 const IndexFormPage = lazy(() => {
   prefetchFormChoices();
+  import('../pages/candidates/CandidateForm').catch(() => {}); // Loaded again, and shown, by the page.
   return candidates().then((m) => ({ default: m.IndexFormPage }));
 });
 const SearchPage = lazy(() => candidates().then((m) => ({ default: m.SearchPage })));

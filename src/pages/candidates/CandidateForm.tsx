@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Suspense, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import {
   CANDIDATE_CATEGORIES,
   CERTIFICATES,
@@ -401,16 +401,5 @@ export function CandidateForm({
         )}
       </div>
     </form>
-  );
-}
-
-export function CandidateFormLoader(props: {
-  record?: CandidateRecord;
-  onIndexed?: (record: CandidateRecord) => void;
-}) {
-  return (
-    <Suspense fallback={<p className="text-slate-500">Loading the form…</p>}>
-      <CandidateForm {...props} />
-    </Suspense>
   );
 }

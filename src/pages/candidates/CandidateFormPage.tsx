@@ -1,14 +1,13 @@
 import { useSelector } from '@xstate/react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
-import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidates';
+import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
 import { ListView } from '../../ui/ListView';
 import { RowStatusToggle } from '../../ui/StatusToggle';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
-import { CandidateFormLoader } from './CandidateForm';
 import { CandidateTable } from './CandidateTable';
 import { useCandidateList, type CandidateListRef } from './useCandidateList';
 
@@ -19,6 +18,17 @@ function Heading({ children }: { children: string }) {
 }
 
 const EDIT_PATH = '/candidate/edit-candidate';
+
+// The form and VineJS are a chunk of their own: the lists and the search open without them.
+const CandidateForm = lazy(() => import('./CandidateForm').then((m) => ({ default: m.CandidateForm })));
+
+function CandidateFormLoader(props: ComponentProps<typeof CandidateForm>) {
+  return (
+    <Suspense fallback={<p className="text-slate-500">Loading the form…</p>}>
+      <CandidateForm {...props} />
+    </Suspense>
+  );
+}
 
 export function IndexFormPage() {
   const [, navigate] = useLocation();

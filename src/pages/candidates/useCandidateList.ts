@@ -2,7 +2,7 @@ import { useActorRef } from '@xstate/react';
 import { listMachine } from '../../../machines/list.machine';
 import { statusToggleMachine, type StatusToggleInput } from '../../../machines/statusToggle.machine';
 import { pageFetcher } from '../../api/lists';
-import type { updateVerification } from '../../api/candidates';
+import type { updateVerification } from '../../api/candidateRows';
 
 /** A status each row changes in the list: which field, how it is saved, which values are confirmed first. */
 export interface RowStatus {
