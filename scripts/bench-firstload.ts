@@ -38,6 +38,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { HOME_PATH, LOGIN_PATH, sidebarFor } from '../contract/navigation';
 import type { Role } from '../contract/roles';
+import { CHROMIUM_ARGS } from '../playwright.config';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'demo-password';
@@ -62,16 +63,6 @@ const QUIET_MS = 750;
 const AIM_LOGIN_MS = 3_500;
 const AIM_LOGIN_BYTES = 110 * 1024;
 const AIM_AREA_MS = 2_500;
-/** The args of playwright.config.ts's launchOptions, exactly. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const KINDS = ['JS', 'CSS', 'HTML', 'JSON', 'other'] as const;
 type Kind = (typeof KINDS)[number];

@@ -90,19 +90,13 @@ export async function listPage<Q extends PgSelect, Row extends { id: number }>(
     db,
     paging,
     {
-      select: (window, orderBy, limit, offset) =>
-        rows
-          .where(window)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset) as Promise<Awaited<Q>[number][]>,
+      rows: () => rows,
       where,
       matching: () =>
         db
           .select({ one: sql`1` })
           .from(table)
           .innerJoin(candidates, eq(candidates.id, table.candidateId))
-          .where(where)
           .$dynamic(),
       order: { key: table.id },
     },

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import {
   CANDIDATE_RULE_MESSAGES as R,
   CANDIDATE_SEARCH_MAX,
@@ -6,11 +6,10 @@ import {
   type CandidateRow,
 } from '../../contract/candidates';
 import type { FieldMessages } from '../../contract/envelope';
-import { EXACT_TOTAL_LIMIT } from '../../contract/pagination';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, trainingSchools } from '../db/schema';
 import type { AppContext } from '../http/context';
-import { noRows, readPage, readPaging, type ListSource, type Paging } from '../http/paging';
+import { noRows, pageQueries, readPage, readPaging, type Paging } from '../http/paging';
 import { invalid, ok } from '../http/respond';
 import { selectRows, toRow } from './records';
 
@@ -99,26 +98,18 @@ export function candidateFilters(
  * Candidates newest first: ids come from a sequence at indexing time, so id order is indexing order,
  * and every filter's index ends with the id (keyset paging walks it).
  */
-function candidateSource(db: Database, where: SQL | undefined): ListSource<CandidateListRow> {
+function candidateSource(db: Database, where: SQL | undefined) {
   return {
-    select: (window, orderBy, limit, offset) =>
-      selectRows(db)
-        .where(window)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset),
-    where,
+    rows: () => selectRows(db).$dynamic(),
     matching: () =>
       db
         .select({ one: sql`1` })
         .from(candidates)
-        .where(where)
         .$dynamic(),
+    where,
     order: { key: candidates.id },
   };
 }
-
-type CandidateListRow = Awaited<ReturnType<typeof selectRows>>[number];
 
 /** GET of a candidate list: the filters above and `&page=&per_page=&after=&before=` (server/http/paging). */
 export async function listCandidates(c: AppContext, scope: ListScope) {
@@ -138,22 +129,13 @@ export function candidateListStatements(
   db: Database,
   scope: ListScope,
   query: Record<string, string>,
-  paging: Pick<Paging, 'perPage' | 'offset'> = { perPage: 20, offset: 0 },
+  paging: Partial<Paging> = {},
 ): { text: string; values: unknown[] }[] {
   const filters = candidateFilters((name) => (query[name] ?? '').trim(), scope);
   if ('problems' in filters) throw new Error(`invalid list query: ${JSON.stringify(filters.problems)}`);
-  const source = candidateSource(db, filters.where);
-  const page = selectRows(db)
-    .where(filters.where)
-    .orderBy(desc(candidates.id))
-    .limit(paging.perPage + 1)
-    .offset(paging.offset);
-  const capped = source
-    .matching()
-    .limit(EXACT_TOTAL_LIMIT + 1)
-    .as('matching');
-  const total = db.select({ total: count() }).from(capped);
-  return [page, total].map((statement) => {
+  const window = { page: 1, perPage: 20, offset: 0, after: null, before: null, ...paging };
+  const queries = pageQueries(db, window, candidateSource(db, filters.where));
+  return [queries.window, queries.count].map((statement) => {
     const { sql: text, params } = statement.toSQL();
     return { text, values: params };
   });

@@ -39,20 +39,17 @@ export function readPaging(c: AppContext): Paging {
   return { page, perPage, offset: (page - 1) * perPage, after, before };
 }
 
-/** What one list asks of the database: its filtered rows, in order, a window at a time. */
-export interface ListSource<Row> {
-  /**
-   * The window's rows: `where` (the list's filters, and the keyset's bound), ordered by `orderBy`,
-   * `limit` of them from `offset`.
-   */
-  select(where: SQL | undefined, orderBy: SQL[], limit: number, offset: number): Promise<Row[]>;
+/** What one list asks of the database: its rows, filtered, a window at a time, and how many match. */
+export interface ListSource<Q extends PgSelect> {
+  /** A new select of the rows with their joins (`.$dynamic()`); filtering, order and window are added. */
+  rows: () => Q;
+  /** A new `select 1` from the tables the filters need (`.$dynamic()`), for the total. */
+  matching: () => PgSelect;
   /** The list's filters. */
   where: SQL | undefined;
-  /** A new `select 1` from the same tables with `where` applied, for the total (a builder is changed by use). */
-  matching: () => PgSelect;
   /**
-   * Id-ordered lists (newest first, each item's `id` is the key) give their unique key, and page by keyset when a cursor comes;
-   * short lists ordered otherwise give their order and page by offset.
+   * Id-ordered lists (newest first, each item's `id` is the key) give their unique key, and page by
+   * keyset when a cursor comes; short lists ordered otherwise give their order and page by offset.
    */
   order: { key: AnyPgColumn } | { orderBy: SQL[] };
 }
@@ -63,40 +60,27 @@ export interface ListSource<Row> {
  * counted only when the page does not show it, exactly up to EXACT_TOTAL_LIMIT matches, past that taken
  * from the planner's estimate.
  */
-export async function readPage<Row, Item extends { id: number }>(
+export async function readPage<Q extends PgSelect, Item extends { id: number }>(
   db: Database,
   paging: Paging,
-  source: ListSource<Row>,
-  toItem: (row: Row) => Item,
+  source: ListSource<Q>,
+  toItem: (row: Awaited<Q>[number]) => Item,
 ): Promise<Page<Item>> {
   const { perPage } = paging;
-  const key = 'key' in source.order ? source.order.key : null;
-  let rows: Row[];
-  let hasMore: boolean;
-  if (key && paging.before !== null) {
-    // Walking back: the rows just newer than the cursor, oldest first, turned round.
-    const window = await source.select(and(source.where, gt(key, paging.before)), [asc(key)], perPage + 1, 0);
-    rows = window.slice(0, perPage).reverse();
-    hasMore = true;
-  } else {
-    const keyset = key !== null && paging.after !== null;
-    const window = await source.select(
-      keyset ? and(source.where, lt(key, paging.after!)) : source.where,
-      key ? [desc(key)] : (source.order as { orderBy: SQL[] }).orderBy,
-      perPage + 1,
-      keyset ? 0 : paging.offset,
-    );
-    hasMore = window.length > perPage;
-    rows = window.slice(0, perPage);
-  }
+  const queries = pageQueries(db, paging, source);
+  const found = (await queries.window) as Awaited<Q>[number][];
+  // Walking back, the window is the rows just newer than the cursor, oldest first: turned round.
+  const rows = queries.backwards ? found.slice(0, perPage).reverse() : found.slice(0, perPage);
+  const hasMore = queries.backwards || found.length > perPage;
 
   const shown = (paging.page - 1) * perPage + rows.length;
   // A page that ends the list shows its total; an empty page past the end does not.
   const { total, exact } =
     !hasMore && (rows.length > 0 || paging.page === 1)
       ? { total: shown, exact: true }
-      : await countMatching(db, source.matching);
+      : await countMatching(db, queries);
   const items = rows.map(toItem);
+  const keyed = queries.keyed;
   return {
     items,
     page: paging.page,
@@ -104,8 +88,44 @@ export async function readPage<Row, Item extends { id: number }>(
     total: exact ? total : Math.max(total, shown + (hasMore ? 1 : 0)),
     total_exact: exact,
     has_more: hasMore,
-    next_cursor: key && hasMore && items.length ? items[items.length - 1].id : null,
-    prev_cursor: key && paging.page > 1 && items.length ? items[0].id : null,
+    next_cursor: keyed && hasMore && items.length ? items[items.length - 1].id : null,
+    prev_cursor: keyed && paging.page > 1 && items.length ? items[0].id : null,
+  };
+}
+
+/**
+ * The statements of one page, as `readPage` runs them (and `npm run bench` times them raw): the window
+ * of rows (one more than the page), and the capped count of the matches (`count`), whose rows the
+ * planner estimates when the count reaches the cap (`matching`).
+ */
+export function pageQueries<Q extends PgSelect>(db: Database, paging: Paging, source: ListSource<Q>) {
+  const key = 'key' in source.order ? source.order.key : null;
+  const window = (where: SQL | undefined, orderBy: SQL[], offset: number) =>
+    source
+      .rows()
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(paging.perPage + 1)
+      .offset(offset);
+  const backwards = key !== null && paging.before !== null;
+  const matching = () => source.matching().where(source.where);
+  return {
+    keyed: key !== null,
+    backwards,
+    window:
+      key === null
+        ? window(source.where, (source.order as { orderBy: SQL[] }).orderBy, paging.offset)
+        : backwards
+          ? window(and(source.where, gt(key, paging.before!)), [asc(key)], 0)
+          : paging.after !== null
+            ? window(and(source.where, lt(key, paging.after)), [desc(key)], 0)
+            : window(source.where, [desc(key)], paging.offset),
+    count: db.select({ total: count() }).from(
+      matching()
+        .limit(EXACT_TOTAL_LIMIT + 1)
+        .as('matching'),
+    ),
+    matching,
   };
 }
 
@@ -115,14 +135,11 @@ export async function readPage<Row, Item extends { id: number }>(
  */
 async function countMatching(
   db: Database,
-  matching: () => PgSelect,
+  queries: Pick<ReturnType<typeof pageQueries>, 'count' | 'matching'>,
 ): Promise<{ total: number; exact: boolean }> {
-  const capped = matching()
-    .limit(EXACT_TOTAL_LIMIT + 1)
-    .as('matching');
-  const [{ total }] = await db.select({ total: count() }).from(capped);
+  const [{ total }] = await queries.count;
   if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
-  return { total: Math.max(total, await estimateRows(db, matching())), exact: false };
+  return { total: Math.max(total, await estimateRows(db, queries.matching())), exact: false };
 }
 
 /** The planner's estimate of a query's rows (from the statistics ANALYZE keeps). */

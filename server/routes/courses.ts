@@ -87,20 +87,12 @@ async function listCourseHeaders(c: AppContext) {
     db,
     paging,
     {
-      select: (window, orderBy, limit, offset) =>
-        db
-          .select(columns)
-          .from(courseHeaders)
-          .where(window)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
+      rows: () => db.select(columns).from(courseHeaders).$dynamic(),
       where,
       matching: () =>
         db
           .select({ one: sql`1` })
           .from(courseHeaders)
-          .where(where)
           .$dynamic(),
       order: { orderBy: [asc(courseHeaders.code)] },
     },

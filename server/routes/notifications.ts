@@ -23,21 +23,17 @@ async function listNotifications(c: AppContext, read: boolean) {
     db,
     paging,
     {
-      select: (window, orderBy, limit, offset) =>
+      rows: () =>
         db
           .select({ notification: notifications, school: trainingSchools })
           .from(notifications)
           .leftJoin(trainingSchools, eq(trainingSchools.id, notifications.trainingSchoolId))
-          .where(window)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
+          .$dynamic(),
       where,
       matching: () =>
         db
           .select({ one: sql`1` })
           .from(notifications)
-          .where(where)
           .$dynamic(),
       order: { orderBy: [desc(notifications.createdAt), desc(notifications.id)] },
     },

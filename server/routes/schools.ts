@@ -165,20 +165,12 @@ export const schoolRoutes = new Hono<AppEnv>()
       db,
       paging,
       {
-        select: (window, orderBy, limit, offset) =>
-          db
-            .select(schoolColumns)
-            .from(trainingSchools)
-            .where(window)
-            .orderBy(...orderBy)
-            .limit(limit)
-            .offset(offset),
+        rows: () => db.select(schoolColumns).from(trainingSchools).$dynamic(),
         where,
         matching: () =>
           db
             .select({ one: sql`1` })
             .from(trainingSchools)
-            .where(where)
             .$dynamic(),
         order: { orderBy: [asc(trainingSchools.name), asc(trainingSchools.id)] },
       },

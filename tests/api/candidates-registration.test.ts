@@ -10,7 +10,7 @@ import {
 import type { Role } from '../../contract/roles';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, candidates, courseHeaders, notifications, trainingSchools } from '../../server/db/schema';
-import { addUser, seedCandidates, userIdOf } from './fixtures';
+import { addUser, seedCandidates, userIdOf, emptyPage } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -149,16 +149,7 @@ describe('the registered-candidates lists', () => {
     const response = await t.request('GET', listPath.school_admin, { token: tokens.loose });
     expect(response.body).toEqual({
       success: true,
-      data: {
-        items: [],
-        page: 1,
-        per_page: 20,
-        total: 0,
-        total_exact: true,
-        has_more: false,
-        next_cursor: null,
-        prev_cursor: null,
-      },
+      data: emptyPage(),
     });
   });
 

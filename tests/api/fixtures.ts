@@ -239,3 +239,15 @@ export async function candidateIndexOf(t: TestPortal, id: number): Promise<strin
     .where(eq(candidates.id, id));
   return row.index;
 }
+
+/** A list's page with no rows (a scope that holds none, or a page past the end), as the API answers it. */
+export const emptyPage = (page = 1, total = 0) => ({
+  items: [],
+  page,
+  per_page: 20,
+  total,
+  total_exact: true,
+  has_more: false,
+  next_cursor: null,
+  prev_cursor: null,
+});

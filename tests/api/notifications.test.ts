@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MESSAGE_LIMITS, NOTIFICATION_MESSAGES, type BoardNotification } from '../../contract/notifications';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, notifications, throttleHits, trainingSchools } from '../../server/db/schema';
-import { userIdOf } from './fixtures';
+import { userIdOf, emptyPage } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -177,16 +177,7 @@ describe('the count and the lists', () => {
       'Message 1',
     ]);
     expect((await unread('?per_page=1000')).data).toMatchObject({ per_page: 100, total: 25 });
-    expect((await read()).data).toEqual({
-      items: [],
-      page: 1,
-      per_page: 20,
-      total: 0,
-      total_exact: true,
-      has_more: false,
-      next_cursor: null,
-      prev_cursor: null,
-    });
+    expect((await read()).data).toEqual(emptyPage());
   });
 
   it('marks one read: it moves to the read list with the time, and the count drops', async () => {
