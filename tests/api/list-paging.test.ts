@@ -129,6 +129,15 @@ describe('keyset paging', () => {
   });
 });
 
+describe('search statistics', () => {
+  it('keep 500 histogram entries of the search text, so a common word is not taken for a rare one', async () => {
+    const { rows } = (await db().execute(
+      sql`select attstattarget from pg_attribute where attrelid = 'candidates'::regclass and attname = 'search_text'`,
+    )) as unknown as { rows: { attstattarget: number }[] };
+    expect(Number(rows[0].attstattarget)).toBe(500);
+  });
+});
+
 describe('an exact index number', () => {
   const plan = async (search: string) => {
     const [statement] = candidateListStatements(db(), { kind: 'board' }, { search });
