@@ -8,7 +8,8 @@
  * real two-step sign-in, and drives two lists with many connections at once for a fixed time: the board's
  * candidate list (`GET /api/admin/candidates?page=1..10`) and a school admin's registered list (SHT-IB,
  * pages 1-10). With two processes the connections are dealt to the two ports in turn, as a load balancer
- * would. It reports requests a second and the p50 and p99 latency the clients saw.
+ * would. It reports requests a second and the p50 and p99 latency the clients saw. Then the same loads
+ * against one portal on the embedded PGlite, seeded alike, for the embedded default's ceiling.
  *
  * The load comes from wrk (https://github.com/wg/wrk; Debian: `apt-get install wrk`) when it is
  * installed, which costs little CPU, else from a loop of fetch calls in this process (keep-alive), which
@@ -291,6 +292,11 @@ interface Row {
 }
 
 export async function benchThroughput({ port }: { port: number }): Promise<void> {
+  await postgresThroughput(port);
+  await pgliteThroughput(port);
+}
+
+async function postgresThroughput(port: number): Promise<void> {
   const useWrk = hasWrk();
   console.log(
     `\nList throughput on PostgreSQL: ${TOTAL.toLocaleString('en')} candidates, ${SECONDS} s a run, load from ${
@@ -408,5 +414,48 @@ export async function benchThroughput({ port }: { port: number }): Promise<void>
         `  ${row.processes} × pool ${row.pool}, ${row.load}, ${row.connections} connections: ${row.cpu.portal.toFixed(2)} + ${row.cpu.postgres.toFixed(2)} ms (${row.cpu.otherCores.toFixed(2)} cores)`,
       );
     }
+  }
+}
+
+/**
+ * The embedded default under the same loads: one process (PGlite allows no other on its directory),
+ * its database in the process, so the portal's CPU is all there is to measure.
+ */
+async function pgliteThroughput(port: number): Promise<void> {
+  const useWrk = hasWrk();
+  const run = useWrk ? runWrk : runFetch;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-throughput-pglite-'));
+  console.log(`\nList throughput on PGlite: ${TOTAL.toLocaleString('en')} candidates, one process`);
+  try {
+    const seeded = await seedDatabase(
+      { driver: 'pglite', dataDir },
+      { total: TOTAL, analyze: true, log: false },
+    );
+    console.log(`  ${seeded.rows.toLocaleString('en')} rows in ${seeded.seconds.toFixed(1)} s`);
+    const server = await startServer({ DATA_DIR: dataDir }, port);
+    try {
+      const tokens = {
+        admin: await signIn(server.url, dataDir, ADMIN),
+        school_admin: await signIn(server.url, dataDir, SCHOOL_ADMIN),
+      };
+      // The portal's own ANALYZE runs a second after it starts listening: measure after it.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      console.log('\n| list | connections | PGlite, 1 process |\n|---|---:|---:|');
+      for (const load of LOADS) {
+        await run([port], tokens[load.as], load.paths, Math.min(10, CONCURRENCY[0]), WARM_UP_SECONDS);
+        for (const connections of CONCURRENCY) {
+          const started = processCpu(server.pid);
+          const result = await run([port], tokens[load.as], load.paths, connections, SECONDS);
+          const cpu = ((processCpu(server.pid) - started) * 1000) / Math.max(1, result.requests);
+          console.log(
+            `| ${load.label} | ${connections} | ${(result.requests / result.seconds).toFixed(0)} req/s, ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} ms${result.errors ? ` (${result.errors} errors)` : ''}; CPU ${cpu.toFixed(2)} ms a request |`,
+          );
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
