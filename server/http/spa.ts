@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
 
 /** Hashed assets change name when they change: a browser keeps them for a year. */
@@ -36,16 +36,18 @@ export function spaRoutes(distDir: string) {
       }),
     );
   }
-  const index = serveStatic<AppEnv>({
-    root,
-    path: 'index.html',
-    precompressed: true,
-    onFound: cacheFor(REVALIDATE),
-  });
+  // Made at the first request that finds a build: serveStatic complains at once of a missing root.
+  let index: MiddlewareHandler<AppEnv> | null = null;
   app.get('*', async (c, next) => {
     if (!fs.existsSync(indexFile)) {
       return c.text('The portal has not been built yet: run `npm start`, which builds it.', 503);
     }
+    index ??= serveStatic<AppEnv>({
+      root,
+      path: 'index.html',
+      precompressed: true,
+      onFound: cacheFor(REVALIDATE),
+    });
     return index(c, next);
   });
   return app;
