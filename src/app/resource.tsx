@@ -4,17 +4,20 @@ import { Alert, Button } from '../ui/controls';
 /**
  * One-shot loads for a page (the form's choices, one record), read with React's `use` under Suspense:
  * no effect, no loading flag in the view. Answers are kept for a minute, so going back and forth on a
- * slow link does not load them again; a failure is forgotten at once, so a retry asks again.
+ * slow link does not load them again. A failure is kept too, so the page that reads it shows it once
+ * (a new promise at every render would ask the server again at every render, for ever); the boundary's
+ * "Try again" forgets the failures and asks again.
  */
-const cache = new Map<string, { promise: Promise<unknown>; at: number }>();
+const cache = new Map<string, { promise: Promise<unknown>; at: number; failed: boolean }>();
 const FRESH_MS = 60_000;
 
 function resource<T>(key: string, load: () => Promise<T>): Promise<T> {
   let entry = cache.get(key);
-  if (!entry || Date.now() - entry.at > FRESH_MS) {
-    entry = { promise: load(), at: Date.now() };
-    cache.set(key, entry);
-    entry.promise.catch(() => cache.delete(key));
+  if (!entry || (!entry.failed && Date.now() - entry.at > FRESH_MS)) {
+    const fresh = { promise: load(), at: Date.now(), failed: false };
+    fresh.promise.catch(() => (fresh.failed = true));
+    cache.set(key, fresh);
+    entry = fresh;
   }
   return entry.promise as Promise<T>;
 }
@@ -30,6 +33,11 @@ export function prefetchResource<T>(key: string, load: () => Promise<T>): void {
 
 export function forgetResource(key: string) {
   cache.delete(key);
+}
+
+/** Forgets every load that failed, so the next read asks again. */
+function forgetFailedResources() {
+  for (const [key, entry] of cache) if (entry.failed) cache.delete(key);
 }
 
 /** Shows a failed load in the user's words, with a way to try again. */
@@ -51,7 +59,10 @@ export class LoadBoundary extends Component<{ children: ReactNode }, { error: un
           {message}{' '}
           <Button
             variant="link"
-            onClick={() => this.setState((s) => ({ error: null, attempt: s.attempt + 1 }))}
+            onClick={() => {
+              forgetFailedResources();
+              this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
+            }}
           >
             Try again
           </Button>

@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CANDIDATE_OUTCOME_MESSAGES } from '../../contract/candidates';
+import { portal, renderApp } from './app';
+
+/**
+ * The edit page of a candidate that does not exist, in the real App against a real portal: it says so
+ * after one request, and "Try again" asks once more (issue 9: it used to show "Loading…" for ever while
+ * asking about 135 times a second).
+ */
+
+let token: string;
+beforeAll(async () => {
+  const post = (path: string, body: unknown) =>
+    fetch(portal.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
+  const confirm = await post('/api/auth/confirm-code', {
+    login_id: login.data.login_id,
+    code: portal.readCode('admin@example.org'),
+  });
+  token = confirm.data.access_token;
+});
+beforeEach(() => {
+  document.cookie = `token=${token}; Path=/`;
+  document.cookie = 'user_role=admin; Path=/';
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('the edit page of an unknown candidate', () => {
+  it('says there is no such candidate after one request, and asks once more on Try again', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const asked = () =>
+      fetchSpy.mock.calls.filter(([input]) =>
+        String(input instanceof Request ? input.url : input).includes('/candidates/987654'),
+      ).length;
+    await renderApp('/candidate/edit-candidate?id=987654');
+
+    expect(
+      await screen.findByText(CANDIDATE_OUTCOME_MESSAGES.notFound, {}, { timeout: 10_000 }),
+    ).toBeVisible();
+    // Time for a loop to show itself, had the failure been forgotten at once.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(asked()).toBe(1);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(asked()).toBe(2));
+    await waitFor(() => expect(screen.getByText(CANDIDATE_OUTCOME_MESSAGES.notFound)).toBeVisible());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(asked()).toBe(2);
+  });
+});
