@@ -5,7 +5,7 @@ import { checkInBrowser } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
-import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
+import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated, noticeWrite } from './client';
 import { readToken } from './cookies';
 
 /** The candidate form's I/O (machines/candidateForm.machine.ts); the lists' calls are in candidateRows.ts. */
@@ -47,6 +47,7 @@ export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateI
         body = null;
       }
       if (request.status >= 200 && request.status < 300) {
+        noticeWrite();
         const envelope = body as { message?: string; data: CandidateRecord };
         sendBack({
           type: 'candidate.saved',

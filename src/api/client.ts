@@ -17,6 +17,17 @@ export function onUnauthenticated(listener: () => void): () => void {
   return () => unauthenticatedListeners.delete(listener);
 }
 
+const writeListeners = new Set<() => void>();
+
+/** Told after every change the portal accepted (any call but a GET that succeeded). */
+export function onWrite(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
+/** For the calls made without `call` (the candidate upload, for its progress). */
+export const noticeWrite = () => writeListeners.forEach((listener) => listener());
+
 const http = ofetch.create({
   baseURL: API_URL,
   retry: 0,
@@ -70,7 +81,10 @@ export async function call<T>(
   } = {},
 ): Promise<Envelope<T>> {
   try {
-    return await http<Envelope<T>>(path, { method: options.method ?? 'GET', body: options.body });
+    const method = options.method ?? 'GET';
+    const envelope = await http<Envelope<T>>(path, { method, body: options.body });
+    if (method !== 'GET') noticeWrite();
+    return envelope;
   } catch (error) {
     const failure = toFailure(error);
     if (

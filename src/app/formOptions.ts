@@ -1,5 +1,5 @@
 import { loadFormOptions, loadNationalities } from '../api/formChoices';
-import { forgetResource, prefetchResource, useResource } from './resource';
+import { prefetchResource, useResource } from './resource';
 
 /** The choices forms share (schools, course headers, nationalities), each cached once under one key. */
 const FORM_OPTIONS = 'candidate-form-options';
@@ -7,8 +7,6 @@ const NATIONALITIES = 'nationalities-admin';
 const loadAdminNationalities = () => loadNationalities('admin');
 
 export const useFormOptions = () => useResource(FORM_OPTIONS, loadFormOptions);
-/** After a course header changes, the pickers read it afresh. */
-export const forgetFormOptions = () => forgetResource(FORM_OPTIONS);
 export const useNationalities = () => useResource(NATIONALITIES, loadAdminNationalities);
 
 /**

@@ -1,15 +1,21 @@
 import { Component, use, type ReactNode } from 'react';
+import { onWrite } from '../api/client';
 import { Alert, Button } from '../ui/controls';
 
 /**
  * One-shot loads for a page (the form's choices, one record), read with React's `use` under Suspense:
  * no effect, no loading flag in the view. Answers are kept for a minute, so going back and forth on a
- * slow link does not load them again. A failure is kept too, so the page that reads it shows it once
+ * slow link does not load them again, until the user changes something. A failure is kept too, so the page that reads it shows it once
  * (a new promise at every render would ask the server again at every render, for ever); the boundary's
  * "Try again" forgets the failures and asks again.
  */
 const cache = new Map<string, { promise: Promise<unknown>; at: number; failed: boolean }>();
 const FRESH_MS = 60_000;
+
+// The one invalidation rule: any change the portal accepts makes every kept load stale (a saved
+// candidate, a renamed school, a closed course header), so the next read asks again. Writes are rare
+// beside reads, and a rule that names no keys cannot miss one.
+onWrite(() => cache.clear());
 
 function resource<T>(key: string, load: () => Promise<T>): Promise<T> {
   let entry = cache.get(key);

@@ -17,7 +17,6 @@ import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
 import { pageFetcher } from '../../api/lists';
 import { useNotify } from '../../app/notify';
-import { forgetFormOptions } from '../../app/formOptions';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
@@ -55,13 +54,7 @@ export default function CoursesPage() {
       actors: {
         fetchPage: pageFetcher(COURSE_PATHS.list),
         row: statusToggleMachine.provide({
-          actors: {
-            updateStatus: fromPromise(async ({ input }) => {
-              const saved = await saveCourseStatus(input);
-              forgetFormOptions();
-              return saved;
-            }),
-          },
+          actors: { updateStatus: fromPromise(({ input }) => saveCourseStatus(input)) },
         }),
       },
     }),
@@ -78,7 +71,6 @@ export default function CoursesPage() {
       actors: {
         submit: fromPromise(async ({ input }: { input: FormValues }) => {
           const saved = await saveCourseHeader(input);
-          forgetFormOptions();
           // The row is shown as the server now holds it.
           list.send({ type: 'list.refresh' });
           return saved;
