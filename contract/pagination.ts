@@ -27,12 +27,17 @@ export const MAX_PER_PAGE = 100;
 /** Matches counted exactly, at most; past it the total is the planner's estimate. */
 export const EXACT_TOTAL_LIMIT = 1_000;
 
-/** The total as a person reads it: "25", or "about 98,000" / "more than 1,000" when it is not exact. */
-export function totalLabel(page: Pick<Page<unknown>, 'total' | 'total_exact'>): string {
+/**
+ * The total as a person reads it: "25", or "about 98,000" / "more than 1,000" when it is not exact;
+ * `shown` is the last row on screen, which "about" never goes below.
+ */
+export function totalLabel(page: Pick<Page<unknown>, 'total' | 'total_exact'>, shown = 0): string {
   const number = (value: number) => value.toLocaleString('en-NG');
   if (page.total_exact) return number(page.total);
   if (page.total <= EXACT_TOTAL_LIMIT + 1) return `more than ${number(EXACT_TOTAL_LIMIT)}`;
   // Two significant figures: an estimate shown to the last digit would claim a precision it has not.
+  // Rounded up when rounding would say fewer than the rows already paged through (`shown`).
   const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(page.total)) - 1);
-  return `about ${number(Math.round(page.total / magnitude) * magnitude)}`;
+  const rounded = Math.round(page.total / magnitude) * magnitude;
+  return `about ${number(rounded < shown ? Math.ceil(page.total / magnitude) * magnitude : rounded)}`;
 }

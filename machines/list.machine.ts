@@ -58,6 +58,8 @@ export type RowInput = { row: { id: number | string } } & Record<string, unknown
 export interface ListContext {
   query: ListQuery;
   data: Page<unknown> | null;
+  /** The filters `data` was asked with: its cursors lead on only while the query keeps them. */
+  shownFilters: Record<string, string> | null;
   error: string | null;
   /** Each row's actors' inputs, by name: `rowInput` is the one named ''. Null: rows have no actors. */
   rowInputs: Record<string, Record<string, unknown>> | null;
@@ -97,6 +99,7 @@ export const listMachine = setup({
       Object.values(context.rows).forEach((ref) => enqueue.stopChild(ref));
       enqueue.assign({
         data: page,
+        shownFilters: ({ context }) => context.query.filters,
         error: null,
         rows: ({ context, spawn }) =>
           Object.fromEntries(
@@ -115,6 +118,7 @@ export const listMachine = setup({
   context: ({ input }) => ({
     query: { page: input?.page ?? 1, filters: input?.filters ?? {} },
     data: null,
+    shownFilters: null,
     error: null,
     rowInputs:
       input?.rowInput || input?.rowInputs
@@ -130,7 +134,8 @@ export const listMachine = setup({
       actions: assign({
         query: ({ context, event }) => {
           const { filters } = context.query;
-          const cursor = cursorTo(context.data, event.page);
+          // A page shown for other filters (the new ones failed to load) gives no cursor to these.
+          const cursor = context.shownFilters === filters ? cursorTo(context.data, event.page) : undefined;
           return cursor ? { page: event.page, filters, cursor } : { page: event.page, filters };
         },
       }),

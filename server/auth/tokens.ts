@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { accessTokens, users } from '../db/schema';
+import { MAX_ID } from '../http/params';
 import { randomSecret, sameHash, sha256 } from './secrets';
 
 /**
@@ -44,6 +45,7 @@ export async function resolveToken(db: Database, bearer: string): Promise<TokenO
   const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
   if (!match) return null;
   const id = Number(match[1]);
+  if (id > MAX_ID) return null; // No token has it; PostgreSQL would refuse it as out of range.
   const [row] = await db
     .select({
       id: accessTokens.id,

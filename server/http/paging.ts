@@ -91,7 +91,8 @@ export async function readPage<Q extends PgSelect, Item extends { id: number }>(
     items,
     page: paging.page,
     per_page: perPage,
-    total: exact ? total : Math.max(total, shown + (hasMore ? 1 : 0)),
+    // Never below the rows paged through to here (an empty page past the end has paged through none).
+    total: exact || rows.length === 0 ? total : Math.max(total, shown + (hasMore ? 1 : 0)),
     total_exact: exact,
     has_more: hasMore,
     next_cursor: keyed && hasMore && items.length ? items[items.length - 1].id : null,

@@ -56,10 +56,13 @@ export class LoadBoundary extends Component<{ children: ReactNode }, { error: un
 
   render() {
     if (this.state.error) {
+      // The portal's answers are said in the user's words already; anything else (a chunk that did not
+      // arrive, a script error) is not for the user to read.
+      const error = this.state.error;
       const message =
-        typeof this.state.error === 'object' && this.state.error && 'message' in this.state.error
-          ? String((this.state.error as { message: unknown }).message)
-          : 'This page could not be loaded.';
+        typeof error === 'object' && error && 'status' in error && 'message' in error
+          ? String((error as { message: unknown }).message)
+          : 'This page could not be loaded. Check your connection and try again.';
       return (
         <Alert tone="error">
           {message}{' '}

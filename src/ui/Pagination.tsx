@@ -17,7 +17,9 @@ export function Pagination({
   return (
     <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-4 text-sm text-slate-600">
       <p>
-        {data.items.length ? `${first}–${last} of ${totalLabel(data)}` : `None here, of ${totalLabel(data)}`}
+        {data.items.length
+          ? `${first}–${last} of ${totalLabel(data, last)}`
+          : `None here, of ${totalLabel(data)}`}
       </p>
       <div className="flex gap-2">
         <Button variant="secondary" disabled={busy || data.page <= 1} onClick={() => onPage(data.page - 1)}>

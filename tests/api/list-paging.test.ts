@@ -64,6 +64,10 @@ describe('totals', () => {
     expect(all.total).toBeGreaterThan(EXACT_TOTAL_LIMIT);
     // After ANALYZE the estimate of a whole table is its row count, give or take what was sampled.
     expect(Math.abs(all.total - rows) / rows).toBeLessThan(0.1);
+    // An empty page past the end has paged through nothing: the total is not raised to its offset.
+    const past = await page('?per_page=100&page=1000');
+    expect(past).toMatchObject({ items: [], total_exact: false, has_more: false });
+    expect(Math.abs(past.total - rows) / rows).toBeLessThan(0.1);
     const deep = await page('?per_page=100&page=12');
     expect(deep.total_exact).toBe(false);
     expect(deep.total).toBeGreaterThanOrEqual(1100 + (deep.has_more ? 1 : 0));

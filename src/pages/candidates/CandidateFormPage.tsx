@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { lazy, Suspense, type ComponentProps, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
@@ -20,9 +20,12 @@ function Heading({ children }: { children: string }) {
 const EDIT_PATH = '/candidate/edit-candidate';
 
 // The form and VineJS are a chunk of their own: the lists and the search open without them.
-const CandidateForm = lazy(() => import('./CandidateForm').then((m) => ({ default: m.CandidateForm })));
+const loadForm = () => import('./CandidateForm').then((m) => ({ default: m.CandidateForm }));
 
-function CandidateFormLoader(props: ComponentProps<typeof CandidateForm>) {
+function CandidateFormLoader(props: ComponentProps<Awaited<ReturnType<typeof loadForm>>['default']>) {
+  // One lazy a mount: React.lazy keeps a failed import for good, and the boundary's "Try again"
+  // mounts this again, so a chunk lost on a slow link is asked for again.
+  const [CandidateForm] = useState(() => lazy(loadForm));
   return (
     <Suspense fallback={<p className="text-slate-500">Loading the form…</p>}>
       <CandidateForm {...props} />
