@@ -22,9 +22,10 @@ export function Button({
 }) {
   const look = {
     primary: 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/60',
-    secondary: 'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50',
-    danger: 'bg-red-700 text-white hover:bg-red-800',
-    link: 'text-brand-700 underline-offset-2 hover:underline px-0',
+    secondary:
+      'bg-white text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 disabled:bg-slate-100 disabled:text-slate-400 disabled:ring-slate-200',
+    danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-red-700/60',
+    link: 'text-brand-700 underline-offset-2 hover:underline px-0 disabled:text-slate-400 disabled:no-underline',
   }[variant];
   return (
     <button

@@ -234,3 +234,20 @@ test('an admin creates a school and its admin, who sets a password with the mail
   await expect(adaeze.getByText('These credentials do not match our records.')).toBeVisible();
   await theirs.close();
 });
+
+test('Previous and Next look disabled when they are', async ({ page }) => {
+  await signIn(page, 'admin@example.org');
+  await page.getByRole('link', { name: 'Training Schools' }).click();
+  const pages = page.getByRole('navigation', { name: 'Pages' });
+  const previous = pages.getByRole('button', { name: 'Previous' });
+  await expect(previous).toBeDisabled();
+  const search = page.getByRole('search').getByRole('button', { name: 'Search' });
+  await expect(search).toBeEnabled();
+  // The same kind of button, one enabled and one not: they must not look alike.
+  const look = (button: typeof previous) =>
+    button.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return `${style.color} ${style.backgroundColor}`;
+    });
+  expect(await look(previous)).not.toBe(await look(search));
+});
