@@ -71,6 +71,32 @@ export type PrintDocumentEnding = (typeof PRINT_DOCUMENT_ENDINGS)[number];
 
 export const PRINT_DOCUMENT_PREFIX = '/print-document/';
 
+/** What a board admin calls each printable document (the endings stay the spec's, in the paths). */
+export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
+  doc: 'General document',
+  'practical-marksheet': 'Practical mark sheet',
+  'verified-candidate-list': 'Verified candidates list',
+  'unverified-candidate-list': 'Unverified candidates list',
+  'oral-marksheet': 'Oral examination mark sheet',
+  'indexed-candidate-list': 'Indexed candidates list',
+  'resit-candidate-list': 'Resit candidates list',
+  'fresh-candidate-list': 'Fresh candidates list',
+  'research-project': 'Research project',
+  'research-project-aa2': 'Research project (AA2)',
+  'project-study': 'Project study',
+  'fail-pass-stats': 'Pass and fail statistics',
+  'zonal-leaders-marksheet': "Zonal leaders' mark sheet",
+  'result-analysis': 'Result analysis',
+  'course-reg-stats': 'Registrations by course header',
+  'course-index-stats': 'Indexing by course header',
+  'school-performance': 'School performance',
+  'all-schools-exam-perf': 'Exam performance of all schools',
+  'candidate-list': 'Candidate list',
+  photocard: 'Photo cards',
+  'candidate-info': 'Candidate information sheet',
+  'candidate-index-form': 'Candidate index form',
+};
+
 /** Pages shown without header and sidebar: the spec's, and the password-reset page beside /login. */
 export function isShellLess(path: string): boolean {
   return (

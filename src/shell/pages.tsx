@@ -1,5 +1,10 @@
 import { Link } from 'wouter';
-import { HOME_PATH, PRINT_DOCUMENT_ENDINGS, PRINT_DOCUMENT_PREFIX } from '../../contract/navigation';
+import {
+  HOME_PATH,
+  PRINT_DOCUMENT_ENDINGS,
+  PRINT_DOCUMENT_PREFIX,
+  PRINT_DOCUMENT_TITLES,
+} from '../../contract/navigation';
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
 import { Button } from '../ui/controls';
@@ -72,7 +77,7 @@ export function PrintDocumentsPage() {
               href={`${PRINT_DOCUMENT_PREFIX}${ending}`}
               className="block rounded-md bg-white px-4 py-3 ring-1 ring-slate-200 hover:ring-brand-600"
             >
-              {ending.replace(/-/g, ' ')}
+              {PRINT_DOCUMENT_TITLES[ending]}
             </Link>
           </li>
         ))}

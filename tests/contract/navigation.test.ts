@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BADGE_CAP, badgeText } from '../../contract/constants';
 import {
   PRINT_DOCUMENT_ENDINGS,
+  PRINT_DOCUMENT_TITLES,
   PRINT_DOCUMENT_PREFIX,
   SIDEBAR,
   isEntryActive,
@@ -116,6 +117,11 @@ describe('printable documents (spec section 2)', () => {
     expect(PRINT_DOCUMENT_ENDINGS).toHaveLength(22);
     expect([...PRINT_DOCUMENT_ENDINGS]).toEqual(SPEC_PRINT_ENDINGS);
     expect(new Set(PRINT_DOCUMENT_ENDINGS).size).toBe(22);
+    // Each has a title in words, none of them the data name with its hyphens.
+    expect(Object.keys(PRINT_DOCUMENT_TITLES).sort()).toEqual([...PRINT_DOCUMENT_ENDINGS].sort());
+    for (const ending of PRINT_DOCUMENT_ENDINGS) {
+      expect(PRINT_DOCUMENT_TITLES[ending], ending).toMatch(/^[A-Z][^-]*$/);
+    }
   });
 
   it.each(SPEC_PRINT_ENDINGS)('/print-document/%s is shown without the shell', (ending) => {

@@ -187,7 +187,7 @@ export function RegisteredPage() {
         }
         withOptions={role === 'admin'}
         action={{
-          label: 'reg_status',
+          label: 'Registration',
           cell: (row) => {
             const name = `${row.first_name} ${row.last_name}`;
             return (

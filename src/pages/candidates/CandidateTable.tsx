@@ -28,7 +28,7 @@ export function CandidateTable({
           <td className="px-4 py-2">
             {row.last_name}, {row.first_name} {row.middle_name ?? ''}
           </td>
-          <td className="px-4 py-2" title={row.school.name}>
+          <td className="whitespace-nowrap px-4 py-2" title={row.school.name}>
             {row.school.code}
           </td>
           <td className="px-4 py-2" title={row.course_header.title}>

@@ -161,7 +161,7 @@ function SchoolRowView({
 }) {
   return (
     <tr>
-      <td className="px-4 py-2 align-top font-mono">{school.code}</td>
+      <td className="whitespace-nowrap px-4 py-2 align-top font-mono">{school.code}</td>
       <td className="px-4 py-2 align-top">{school.name}</td>
       <td className="px-4 py-2 align-top">{school.state}</td>
       <td className="px-4 py-2 align-top">
