@@ -66,7 +66,12 @@ export function ListTable({
   children: ReactNode;
 }) {
   return (
-    <div aria-busy={busy || undefined} className="overflow-x-auto rounded-md bg-white ring-1 ring-slate-200">
+    <div
+      aria-busy={busy || undefined}
+      // relative: the visually hidden labels in its cells (absolutely placed) scroll with it too, instead
+      // of widening the page past a phone's screen.
+      className="relative overflow-x-auto rounded-md bg-white ring-1 ring-slate-200"
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-slate-600">
           <tr>
