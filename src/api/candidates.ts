@@ -1,5 +1,11 @@
 import { fromCallback, fromPromise } from 'xstate';
-import { CANDIDATE_PATHS, SUBMISSION_KEY_FIELD, type CandidateRecord } from '../../contract/candidates';
+import {
+  CANDIDATE_PATHS,
+  CANDIDATE_RULE_MESSAGES as R,
+  SUBMISSION_KEY_FIELD,
+  type CandidateRecord,
+} from '../../contract/candidates';
+import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
 import { checkInBrowser } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
@@ -10,10 +16,44 @@ import { readToken } from './cookies';
 
 /** The candidate form's I/O (machines/candidateForm.machine.ts); the lists' calls are in candidateRows.ts. */
 
-/** The spec's rules, in the browser, with the same validator the server runs. */
-export const validateCandidate = fromPromise<void, FormValues>(({ input }) =>
-  checkInBrowser(candidateValidator, normaliseCandidateInput(input)),
-);
+/** Choices the portal refuses for a new value: a course header closed for indexing, a suspended school. */
+export interface ChoiceRules {
+  closedCourseHeaders: ReadonlySet<string>;
+  suspendedSchools: ReadonlySet<string>;
+  /** What the candidate being edited has already: keeping it is allowed (as the server allows it). */
+  current?: { course_header: string; school_code: string };
+}
+
+/**
+ * The spec's rules, in the browser, with the same validator the server runs, and the choices the
+ * form's options already show the server would refuse: said at once, before any upload is sent.
+ */
+export const validateCandidate = (rules: ChoiceRules) =>
+  fromPromise<void, FormValues>(async ({ input }) => {
+    const refused: FieldMessages = {};
+    const chosen = (name: 'course_header' | 'school_code') =>
+      typeof input[name] === 'string' && input[name] !== rules.current?.[name] ? input[name] : '';
+    if (rules.closedCourseHeaders.has(chosen('course_header'))) refused.course_header = [R.indexingClosed];
+    if (rules.suspendedSchools.has(chosen('school_code'))) refused.school_code = [R.schoolSuspended];
+    try {
+      await checkInBrowser(candidateValidator, normaliseCandidateInput(input));
+    } catch (error) {
+      const failure = error as ApiFailure;
+      if (!failure.fields) throw error;
+      for (const [field, messages] of Object.entries(refused)) {
+        failure.fields[field] = [...(failure.fields[field] ?? []), ...messages];
+      }
+      throw failure;
+    }
+    if (Object.keys(refused).length) {
+      const failure: ApiFailure = {
+        status: 422,
+        message: 'Some fields need your attention.',
+        fields: refused,
+      };
+      throw failure;
+    }
+  });
 
 /** The multipart upload, with progress (fetch cannot report upload progress; XMLHttpRequest can). */
 export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateInput>(

@@ -46,7 +46,7 @@ test('closing indexing on /courses makes the candidate index form refuse that co
   await expect(reloaded.getByLabel(`Indexing for ${CODE}`)).toHaveValue('closed');
   await expect(reloaded.getByLabel(`Registration for ${CODE}`)).toHaveValue('open');
 
-  // The index form marks it and, sent anyway, shows the server's refusal beside the field.
+  // The index form marks it and, chosen anyway, says it is closed beside the field.
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Candidate Index Form' })
@@ -70,10 +70,17 @@ test('closing indexing on /courses makes the candidate index form refuse that co
   await page
     .getByLabel('Candidate profile photo *')
     .setInputFiles({ name: 'folasade.png', mimeType: 'image/png', buffer: pngBytes() });
+  // Said at once, in the browser: the photo is never sent.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && /\/api\/admin\/candidates$/.test(request.url()))
+      sent.push(request.url());
+  });
   await page.getByRole('button', { name: 'Index candidate' }).click();
   await expect(page.locator('#field-course_header-error')).toHaveText(
     'Indexing is closed for this course header',
   );
+  expect(sent).toEqual([]);
   await expect(courseHeader).toHaveAccessibleDescription(/Indexing is closed for this course header/);
   await expect(page.getByTestId('candidate-index')).toHaveCount(0);
 

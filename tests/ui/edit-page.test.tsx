@@ -1,14 +1,13 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANDIDATE_OUTCOME_MESSAGES } from '../../contract/candidates';
 import { portal, renderApp } from './app';
 
 /**
  * The edit page of a candidate that does not exist, in the real App against a real portal: it says so
- * after one request, and "Try again" asks once more (issue 9: it used to show "Loading…" for ever while
- * asking about 135 times a second).
+ * after one request, and asks no more (issue 9: it used to show "Loading…" for ever while asking about
+ * 135 times a second).
  */
 
 let token: string;
@@ -33,7 +32,7 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('the edit page of an unknown candidate', () => {
-  it('says there is no such candidate after one request, and asks once more on Try again', async () => {
+  it('says there is no such candidate after one request, and asks no more', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const asked = () =>
       fetchSpy.mock.calls.filter(([input]) =>
@@ -41,17 +40,12 @@ describe('the edit page of an unknown candidate', () => {
       ).length;
     await renderApp('/candidate/edit-candidate?id=987654');
 
-    expect(
-      await screen.findByText(CANDIDATE_OUTCOME_MESSAGES.notFound, {}, { timeout: 10_000 }),
-    ).toBeVisible();
+    // Looked for again at each try: while the shell settles, Suspense may hide what is shown for a moment.
+    await waitFor(() => expect(screen.getByText(CANDIDATE_OUTCOME_MESSAGES.notFound)).toBeVisible(), {
+      timeout: 10_000,
+    });
     // Time for a loop to show itself, had the failure been forgotten at once.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(asked()).toBe(1);
-
-    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(asked()).toBe(2));
-    await waitFor(() => expect(screen.getByText(CANDIDATE_OUTCOME_MESSAGES.notFound)).toBeVisible());
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(asked()).toBe(2);
   });
 });

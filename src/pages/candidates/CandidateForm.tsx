@@ -134,8 +134,15 @@ export function CandidateForm({
 }) {
   const options = useFormOptions();
   const nationalities = useNationalities();
+  const rules = {
+    closedCourseHeaders: new Set(
+      options.course_headers.filter((c) => c.indexing_status !== 'open').map((c) => c.code),
+    ),
+    suspendedSchools: new Set(options.schools.filter((s) => s.status === 'suspended').map((s) => s.code)),
+    current: record && { course_header: record.course_header.code, school_code: record.school.code },
+  };
   const form = useActorRef(
-    candidateFormMachine.provide({ actors: { validate: validateCandidate, submitCandidate } }),
+    candidateFormMachine.provide({ actors: { validate: validateCandidate(rules), submitCandidate } }),
     {
       input: { submissionKey: newKey(), candidateId: record?.id ?? null },
     },
