@@ -2,28 +2,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { portal, renderApp } from './app';
+import { adminToken, renderApp } from './app';
 
 /**
  * The real candidate form, its candidateForm machine and upload, in the real App against a real portal
  * over HTTP; only the browser is jsdom. Signed in as the board admin through the API, as a returning
  * user whose token is in the cookie.
  */
-
-async function adminToken() {
-  const post = (path: string, body: unknown) =>
-    fetch(portal.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json());
-  const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
-  const confirm = await post('/api/auth/confirm-code', {
-    login_id: login.data.login_id,
-    code: portal.readCode('admin@example.org'),
-  });
-  return confirm.data.access_token as string;
-}
 
 let token: string;
 beforeAll(async () => {

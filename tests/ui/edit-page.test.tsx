@@ -2,7 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANDIDATE_OUTCOME_MESSAGES } from '../../contract/candidates';
-import { portal, renderApp } from './app';
+import { adminToken, renderApp } from './app';
 
 /**
  * The edit page of a candidate that does not exist, in the real App against a real portal: it says so
@@ -12,18 +12,7 @@ import { portal, renderApp } from './app';
 
 let token: string;
 beforeAll(async () => {
-  const post = (path: string, body: unknown) =>
-    fetch(portal.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json());
-  const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
-  const confirm = await post('/api/auth/confirm-code', {
-    login_id: login.data.login_id,
-    code: portal.readCode('admin@example.org'),
-  });
-  token = confirm.data.access_token;
+  token = await adminToken();
 });
 beforeEach(() => {
   document.cookie = `token=${token}; Path=/`;

@@ -2,7 +2,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { portal } from './app';
+import { adminToken } from './app';
 
 /**
  * The one invalidation rule of the page loads (src/app/resource.tsx): a load is kept for a minute, and
@@ -12,18 +12,7 @@ import { portal } from './app';
 
 let token: string;
 beforeAll(async () => {
-  const post = (path: string, body: unknown) =>
-    fetch(portal.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json());
-  const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
-  const confirm = await post('/api/auth/confirm-code', {
-    login_id: login.data.login_id,
-    code: portal.readCode('admin@example.org'),
-  });
-  token = confirm.data.access_token;
+  token = await adminToken();
   document.cookie = `token=${token}; Path=/`;
 });
 
