@@ -106,16 +106,22 @@ export const authRoutes = new Hono<AppEnv>()
     if (input instanceof Response) return input;
     const { db } = c.get('deps').database;
     const { config } = c.get('deps');
+    // Failed confirmations only (an unknown login id, a wrong code) count against the address: a board
+    // office or a school behind one address signs many people in each morning, and must not be held back
+    // by its own successes.
     const bucket = `confirm:ip:${c.get('ip')}`;
     if (await isLimited(db, [{ bucket, max: CONFIRM_LIMIT_PER_ADDRESS, windowMinutes: 15 }])) {
       return refuse(c, 429, AUTH_MESSAGES.tooManyAttempts);
     }
-    await recordHit(db, [bucket]);
 
     const challenge = await openChallenge(c, input.login_id);
-    if (!challenge) return refuse(c, 410, AUTH_MESSAGES.loginExpired);
+    if (!challenge) {
+      await recordHit(db, [bucket]);
+      return refuse(c, 410, AUTH_MESSAGES.loginExpired);
+    }
 
     if (!sameHash(challenge.codeHash, codeHash(input.login_id, input.code))) {
+      await recordHit(db, [bucket]);
       const [after] = await db
         .update(signInChallenges)
         .set({
