@@ -1,4 +1,4 @@
-import { assign, emit, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
 import { asFailure } from './failure';
 import { missingPromise } from './missing';
 import type { NotifyEmitted } from './notify';
@@ -6,8 +6,8 @@ import type { NotifyEmitted } from './notify';
 /**
  * One status of one list row (a candidate's reg_status, a course header's indexing_status, a school's
  * status), changed in the list: one actor per row, spawned by the list. A change that needs it is
- * confirmed first; while the server updates it the row shows the new value; a failure puts the old
- * value back and says why.
+ * confirmed first; while the server updates it the row shows the new value; a success says the
+ * server's sentence, a failure puts the old value back and says why.
  */
 export interface StatusToggleInput {
   /** The row: its id, and the status field this toggle changes. */
@@ -106,10 +106,17 @@ export const statusToggleMachine = setup({
         input: ({ context }) => ({ id: context.id, field: context.field, value: context.value }),
         onDone: {
           target: 'ready.saved',
-          actions: assign({
-            value: ({ event }) => event.output.value,
-            saved: ({ event }) => event.output.value,
-          }),
+          actions: [
+            assign({
+              value: ({ event }) => event.output.value,
+              saved: ({ event }) => event.output.value,
+            }),
+            // The server's sentence, when it says one, is toasted (announced), so a change is heard.
+            enqueueActions(({ event, enqueue }) => {
+              const { message } = event.output;
+              if (message) enqueue.emit({ type: 'notify', tone: 'success', message });
+            }),
+          ],
         },
         onError: {
           target: 'ready.failed',

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { CANDIDATE_PATHS, type CandidateRecord, type CandidateRow } from '../../contract/candidates';
 import type { Role } from '../../contract/roles';
-import { call } from './client';
+import { call, messageOf } from './client';
 
 /**
  * What the candidate lists and the edit page's lookup call: no VineJS here, so a list opens without the
@@ -13,22 +13,24 @@ export const loadCandidate = (id: number) =>
 
 /** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
 export const updateRegStatus = (role: Role) =>
-  fromPromise<{ value: string }, { id: number | string; field: string; value: string }>(async ({ input }) => {
-    const response = await call<CandidateRow>(CANDIDATE_PATHS.regStatus[role](Number(input.id)), {
-      method: 'POST',
-      body: { reg_status: input.value },
-    });
-    return { value: response.data!.reg_status };
-  });
+  fromPromise<{ value: string; message?: string }, { id: number | string; field: string; value: string }>(
+    async ({ input }) => {
+      const response = await call<CandidateRow>(CANDIDATE_PATHS.regStatus[role](Number(input.id)), {
+        method: 'POST',
+        body: { reg_status: input.value },
+      });
+      return { value: response.data!.reg_status, message: messageOf(response) };
+    },
+  );
 
 /** The status toggle's save for the board's document check. */
 export const updateVerification = fromPromise<
-  { value: string },
+  { value: string; message?: string },
   { id: number | string; field: string; value: string }
 >(async ({ input }) => {
   const response = await call<CandidateRow>(CANDIDATE_PATHS.verification(Number(input.id)), {
     method: 'POST',
     body: { verified: input.value === 'true' },
   });
-  return { value: String(response.data!.verified) };
+  return { value: String(response.data!.verified), message: messageOf(response) };
 });

@@ -65,6 +65,10 @@ export function noticeUnauthenticated(failure: ApiFailure) {
 
 export const apiUrl = (path: string) => API_URL + path;
 
+/** The sentence a successful answer says, if it says one. */
+export const messageOf = (response: Envelope) =>
+  typeof response.message === 'string' ? response.message : undefined;
+
 function toFailure(error: unknown): ApiFailure {
   if (error instanceof FetchError && error.response)
     return failureFromBody(error.response.status, error.data);

@@ -1,11 +1,7 @@
 import { errors } from '@vinejs/vine';
-import type { ApiFailure, Envelope, FieldMessages } from '../../contract/envelope';
+import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 
-/** The I/O shared by the pages' forms and lists: the browser's check before a submit, the server's
- * message, and a row action's toast. */
-
-export const messageOf = (response: Envelope) =>
-  typeof response.message === 'string' ? response.message : undefined;
+export { messageOf } from './client';
 
 /**
  * The contract's validator, in the browser, before the call: the same messages the server would send,

@@ -116,6 +116,8 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   await status.selectOption('registered');
   await expect(row.getByText('Saving…')).toBeHidden();
   await expect(status).toHaveValue('registered');
+  // The change is said, in a toast screen readers announce.
+  await expect(page.getByRole('alert').filter({ hasText: 'The candidate is registered.' })).toBeVisible();
   await page.reload();
   await page.getByLabel('Name or index number').fill(candidateIndex);
   await page.getByRole('button', { name: 'Search' }).click();
