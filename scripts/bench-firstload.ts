@@ -29,7 +29,6 @@
  * A visit that is not usable in 60 s is reported as such and the run goes on. Benchmarks never fail on
  * their figures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +38,7 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { HOME_PATH, LOGIN_PATH, sidebarFor } from '../contract/navigation';
 import type { Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
+import { startServer, type Running } from './bench-candidates';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'demo-password';
@@ -70,56 +70,14 @@ type Kind = (typeof KINDS)[number];
 // ---------------------------------------------------------------------------------------------------
 // The portal, as `npm start` runs it.
 
-interface Portal {
-  url: string;
-  stop(): Promise<void>;
-}
-
 /**
- * scripts/start.mjs on a fresh data directory. The web app and the server bundle are built into this
- * run's own directories (DIST_DIR, SERVER_BUILD_DIR), so another `npm start` rebuilding ./dist while the
- * bench reads it cannot pull files from under it; Vite builds the app in a few seconds.
+ * scripts/start.mjs on a fresh data directory (bench-candidates' startServer). The web app and the
+ * server bundle are built into this run's own directories (DIST_DIR, SERVER_BUILD_DIR), so another
+ * `npm start` rebuilding ./dist while the bench reads it cannot pull files from under it; Vite builds the
+ * app in a few seconds.
  */
-async function startPortal(port: number, dataDir: string, distDir: string, serverBuildDir: string) {
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      QUIET: '1',
-      DATA_DIR: dataDir,
-      DIST_DIR: distDir,
-      SERVER_BUILD_DIR: serverBuildDir,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const killed = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(killed);
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the portal exited at start:\n${stderr}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) return { url, stop } satisfies Portal;
-    } catch {
-      // Not listening yet.
-    }
-    if (performance.now() - started > 180_000) {
-      await stop();
-      throw new Error('the portal did not become healthy in 180 s');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const startPortal = (port: number, dataDir: string, distDir: string, serverBuildDir: string) =>
+  startServer({ DATA_DIR: dataDir, DIST_DIR: distDir, SERVER_BUILD_DIR: serverBuildDir }, port);
 
 /** The sign-in code the portal mailed to `email` after `since` (DATA_DIR/mail), waited for up to 30 s. */
 async function mailedCode(dataDir: string, email: string, since: number): Promise<string> {
@@ -672,7 +630,7 @@ export async function benchFirstLoad({ port }: { port: number }): Promise<void> 
   const dataDir = path.join(tmp, 'data');
   const distDir = path.join(tmp, 'dist');
   const serverBuildDir = `dist-server-bench-firstload-${process.pid}`;
-  let portal: Portal | null = null;
+  let portal: Running | null = null;
   let browser: Browser | null = null;
   try {
     portal = await startPortal(port, dataDir, distDir, serverBuildDir);
