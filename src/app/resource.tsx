@@ -1,4 +1,4 @@
-import { Component, use, type ReactNode } from 'react';
+import { Component, use, useMemo, type ReactNode } from 'react';
 import { onWrite } from '../api/client';
 import { Alert, Button } from '../ui/controls';
 
@@ -13,9 +13,10 @@ const cache = new Map<string, { promise: Promise<unknown>; at: number; failed: b
 const FRESH_MS = 60_000;
 
 // The one invalidation rule: any change the portal accepts makes every kept load stale (a saved
-// candidate, a renamed school, a closed course header), so the next read asks again. Writes are rare
+// candidate, a renamed school, a closed course header), so the next page that reads one asks again; a
+// page already on screen keeps what it shows (it reads its load once, when it mounts). Writes are rare
 // beside reads, and a rule that names no keys cannot miss one.
-onWrite(() => cache.clear());
+onWrite(() => cache.forEach((entry) => (entry.at = 0)));
 
 function resource<T>(key: string, load: () => Promise<T>): Promise<T> {
   let entry = cache.get(key);
@@ -29,7 +30,11 @@ function resource<T>(key: string, load: () => Promise<T>): Promise<T> {
 }
 
 export function useResource<T>(key: string, load: () => Promise<T>): T {
-  return use(resource(key, load));
+  // Once a mount: a page on screen is not replaced by "Loading…" when a save makes its load stale.
+  // `load` is left out on purpose: callers pass a new arrow at each render for the same key.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const promise = useMemo(() => resource(key, load), [key]);
+  return use(promise);
 }
 
 /** Starts a load now, for a page about to read it (its failure is shown when the page reads it). */

@@ -26,18 +26,8 @@ export async function renderApp(path: string) {
   return actors;
 }
 
-/** The board admin's token, through the real two-step sign-in over HTTP (a returning user's cookie). */
-export async function adminToken(): Promise<string> {
-  const post = (path: string, body: unknown) =>
-    fetch(portal.url + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json());
-  const login = await post('/api/auth/login', { email: 'admin@example.org', password: 'demo-password' });
-  const confirm = await post('/api/auth/confirm-code', {
-    login_id: login.data.login_id,
-    code: portal.readCode('admin@example.org'),
-  });
-  return confirm.data.access_token as string;
-}
+/**
+ * The board admin's token, from the real two-step sign-in over HTTP, done once for the whole project
+ * (portal.setup.ts): a returning user's cookie.
+ */
+export const adminToken = async (): Promise<string> => inject('adminToken');

@@ -6,6 +6,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     portalUrl: string;
     portalDataDir: string;
+    /** The board admin's token, signed in once here: test files signing in the same account at once
+     * would void each other's mailed codes. */
+    adminToken: string;
   }
 }
 
@@ -17,5 +20,6 @@ export default async function setup(project: TestProject) {
   const portal = await startTestPortal({ PORT: String(UI_PORT) });
   project.provide('portalUrl', portal.url);
   project.provide('portalDataDir', portal.dataDir);
+  project.provide('adminToken', await portal.signIn('admin@example.org'));
   return () => portal.close();
 }
