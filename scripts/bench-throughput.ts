@@ -89,14 +89,17 @@ function hasWrk(): boolean {
   return !probe.error && /wrk/i.test(`${probe.stdout}${probe.stderr}`);
 }
 
-/** wrk with two threads, each on one of the ports in turn; done() prints the figures as JSON. */
-async function runWrk(
+/** A load of `connections` at once on `ports` in turn, asking for `paths`, for `seconds`. */
+type LoadRunner = (
   ports: number[],
   token: string,
   paths: string[],
   connections: number,
   seconds: number,
-): Promise<Result> {
+) => Promise<Result>;
+
+/** wrk with two threads, each on one of the ports in turn; done() prints the figures as JSON. */
+const runWrk: LoadRunner = async (ports, token, paths, connections, seconds) => {
   const script = path.join(os.tmpdir(), `portal-bench-wrk-${process.pid}.lua`);
   fs.writeFileSync(
     script,
@@ -167,16 +170,10 @@ end
     p99: figures.p99 / 1000,
     errors: figures.errors,
   };
-}
+};
 
 /** The same with fetch in this process: `connections` loops, each on one of the ports in turn. */
-async function runFetch(
-  ports: number[],
-  token: string,
-  paths: string[],
-  connections: number,
-  seconds: number,
-): Promise<Result> {
+const runFetch: LoadRunner = async (ports, token, paths, connections, seconds) => {
   const times: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -209,7 +206,7 @@ async function runFetch(
     p99: at(0.99),
     errors,
   };
-}
+};
 
 /** The backends serving the portal processes' connections to the bench database (not the bench's own). */
 async function serverBackends(client: pg.Client, database: string): Promise<number[]> {

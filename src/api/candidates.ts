@@ -7,7 +7,7 @@ import {
 } from '../../contract/candidates';
 import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
-import { checkInBrowser } from './listForms';
+import { checkInBrowser, FIELDS_NEED_ATTENTION } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
@@ -48,7 +48,7 @@ export const validateCandidate = (rules: ChoiceRules) =>
     if (Object.keys(refused).length) {
       const failure: ApiFailure = {
         status: 422,
-        message: 'Some fields need your attention.',
+        message: FIELDS_NEED_ATTENTION,
         fields: refused,
       };
       throw failure;

@@ -3,6 +3,9 @@ import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 
 export { messageOf } from './client';
 
+/** The summary of a form the browser's own check refused; the fields say the rest. */
+export const FIELDS_NEED_ATTENTION = 'Some fields need your attention.';
+
 /**
  * The contract's validator, in the browser, before the call: the same messages the server would send,
  * without the round trip, as the 422 the server would answer. What only the server can check (an index
@@ -20,7 +23,7 @@ export async function checkInBrowser<T>(
     for (const item of error.messages as { field: string; message: string }[]) {
       (fields[item.field] ??= []).push(item.message);
     }
-    const failure: ApiFailure = { status: 422, message: 'Some fields need your attention.', fields };
+    const failure: ApiFailure = { status: 422, message: FIELDS_NEED_ATTENTION, fields };
     throw failure;
   }
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminToken, renderApp } from './app';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { signedInAsAdmin, renderApp } from './app';
 
 /**
  * The real candidate form, its candidateForm machine and upload, in the real App against a real portal
@@ -10,14 +10,7 @@ import { adminToken, renderApp } from './app';
  * user whose token is in the cookie.
  */
 
-let token: string;
-beforeAll(async () => {
-  token = await adminToken();
-});
-beforeEach(() => {
-  document.cookie = `token=${token}; Path=/`;
-  document.cookie = 'user_role=admin; Path=/';
-});
+beforeEach(signedInAsAdmin);
 
 async function renderForm() {
   const actors = await renderApp('/candidate/index-a-candidate');

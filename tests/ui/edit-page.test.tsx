@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CANDIDATE_OUTCOME_MESSAGES } from '../../contract/candidates';
-import { adminToken, renderApp } from './app';
+import { signedInAsAdmin, renderApp } from './app';
 
 /**
  * The edit page of a candidate that does not exist, in the real App against a real portal: it says so
@@ -10,14 +10,7 @@ import { adminToken, renderApp } from './app';
  * 135 times a second).
  */
 
-let token: string;
-beforeAll(async () => {
-  token = await adminToken();
-});
-beforeEach(() => {
-  document.cookie = `token=${token}; Path=/`;
-  document.cookie = 'user_role=admin; Path=/';
-});
+beforeEach(signedInAsAdmin);
 afterEach(() => vi.restoreAllMocks());
 
 describe('the edit page of an unknown candidate', () => {

@@ -2,7 +2,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken } from './app';
+import { signedInAsAdmin } from './app';
 
 /**
  * The one invalidation rule of the page loads (src/app/resource.tsx): a load is kept for a minute, and
@@ -10,11 +10,7 @@ import { adminToken } from './app';
  * the SPA's API client against the ui project's portal.
  */
 
-let token: string;
-beforeAll(async () => {
-  token = await adminToken();
-  document.cookie = `token=${token}; Path=/`;
-});
+beforeAll(signedInAsAdmin);
 
 describe('kept loads', () => {
   it('are read again after a change the portal accepted, and not before', async () => {

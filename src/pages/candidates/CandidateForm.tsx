@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import {
   CANDIDATE_CATEGORIES,
   CERTIFICATES,
@@ -134,13 +134,17 @@ export function CandidateForm({
 }) {
   const options = useFormOptions();
   const nationalities = useNationalities();
-  const rules = {
-    closedCourseHeaders: new Set(
-      options.course_headers.filter((c) => c.indexing_status !== 'open').map((c) => c.code),
-    ),
-    suspendedSchools: new Set(options.schools.filter((s) => s.status === 'suspended').map((s) => s.code)),
-    current: record && { course_header: record.course_header.code, school_code: record.school.code },
-  };
+  // Made again only when the choices or the record change (the form re-renders at every upload tick).
+  const rules = useMemo(
+    () => ({
+      closedCourseHeaders: new Set(
+        options.course_headers.filter((c) => c.indexing_status !== 'open').map((c) => c.code),
+      ),
+      suspendedSchools: new Set(options.schools.filter((s) => s.status === 'suspended').map((s) => s.code)),
+      current: record && { course_header: record.course_header.code, school_code: record.school.code },
+    }),
+    [options, record],
+  );
   const form = useActorRef(
     candidateFormMachine.provide({ actors: { validate: validateCandidate(rules), submitCandidate } }),
     {
