@@ -2,14 +2,14 @@
  * The third part of `npm run bench` (scripts/bench.ts): search and list latency on 100,000 candidates.
  *
  * For each database (PGlite in a data directory; PostgreSQL in a database made for the run and dropped
- * after it), the bench migrates, seeds the demo and 100,000 varied candidates (seedDatabase: batches of
- * 10,000-20,000 rows, one INSERT ... SELECT FROM unnest(...) each, with the candidates table's indexes
- * and foreign keys made again after the load), then starts the portal as `npm start` runs it
+ * after it), the bench migrates, seeds the demo's sign-ins and 100,000 varied candidates (seedDatabase:
+ * batches of 10,000-20,000 rows, one INSERT ... SELECT FROM unnest(...) each, with the candidates table's
+ * indexes and foreign keys made again after the load), then starts the portal as `npm start` runs it
  * (scripts/start.mjs, its own process) and measures, over real HTTP on the loopback address with users
- * signed in through the real two-step sign-in, the median and p95 of: a name search page, an
- * index-number search, a filtered list page (school + course header), and the registered list of a
- * school admin. Each query runs a fixed number of times (after a warm-up) with varied parameters, under
- * a time limit. Beside each, the same SQL sent straight to the database (pg; the PGlite client).
+ * signed in through the real two-step sign-in, the median and p95 of: a name search page, an index-number
+ * search, a filtered list page (school + course header), and the registered list of a school admin. Each
+ * query runs a fixed number of times (after a warm-up) with varied parameters, under a time limit. Beside
+ * each, the same SQL sent straight to the database (pg; the PGlite client).
  *
  * BENCH_CANDIDATES sizes it (1,000,000 seeds in a minute or two on PostgreSQL), BENCH_SAMPLES the
  * requests a query, BENCH_DRIVERS (pglite,postgres) the databases; BENCH_SEED_KEEP_INDEXES=1 loads with
@@ -38,7 +38,9 @@ import { candidateListStatements, type ListScope } from '../server/candidates/li
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { ensureReferenceData } from '../server/db/reference';
 import { candidates, courseHeaders, trainingSchools, users } from '../server/db/schema';
-import { DEMO_PASSWORD, isEmpty, seedDemo } from '../server/db/seed';
+import { FIRST_NAMES, LAST_NAMES } from '../server/db/demo/names';
+import { random, type Random } from '../server/db/demo/random';
+import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/db/seed';
 
 const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -59,28 +61,8 @@ const POSTGRES_SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------------------------------
-// Made-up but realistic data: Nigerian names of the main language groups, schools across the states,
-// skewed sizes (a few big schools, many small), more candidates in recent years.
-
-const FIRST_NAMES =
-  `Adaeze Adebayo Adeola Adetokunbo Aisha Amaka Aminu Babatunde Bilkisu Blessing Bola Chiamaka
-Chidinma Chinedu Chinonso Chioma Chukwuemeka Damilola Ebere Efe Ekaette Emeka Emmanuel Esther Fatima Folake
-Funke Garba Gbenga Grace Hadiza Halima Ibrahim Ifeanyi Ifeoma Ikechukwu Inemesit Jumoke Kabiru Kehinde Kelechi
-Ladi Lami Lola Mariam Maryam Musa Nanfa Ngozi Nkechi Nneka Obinna Oluchi Olumide Oluwaseun Onyeka Patience
-Peace Rukayat Sadiq Safiya Samuel Segun Shehu Simisola Sunday Tari Temitope Tochukwu Tolani Tunde Uche Udoka
-Usman Yakubu Yetunde Yusuf Zainab Zara Abimbola Boma Dooshima Ese Idara Mfon Nsikak Ochuko Terver`
-    .trim()
-    .split(/\s+/);
-
-const LAST_NAMES =
-  `Abdullahi Abubakar Adamu Adebayo Adekunle Adeleke Adeyemi Afolabi Agbaje Ahmed Ajayi Akande
-Akinola Akpan Aliyu Amadi Anyanwu Asuquo Ayodele Babangida Balogun Bassey Bello Chukwu Danjuma Dike Ekpo
-Eze Ezeh Fashola Garba Ibekwe Ibrahim Idowu Igwe Ikpeazu Ilori Isa Iwu Jibril Kalu Lawal Mohammed Musa Nnadi
-Nwachukwu Nwankwo Nwosu Obi Odion Odukoya Ogbu Ogundipe Ojo Okafor Okeke Okon Okonkwo Okoro Olaniyan Olawale
-Olayinka Onuoha Onyekachi Orji Oyelaran Sani Shehu Sule Suleiman Tijani Udeh Udoh Ugwu Umar Umeh Usman Uzor
-Yakubu Yusuf Zubairu Effiong Etim Ikot Inyang Tor Iorfa Ameh Idoko Agada Ojukwu`
-    .trim()
-    .split(/\s+/);
+// Made-up but realistic data: the demo's West African names (server/db/demo/names.ts), schools across
+// the states, skewed sizes (a few big schools, many small), more candidates in recent years.
 
 const PLACES =
   `Abakaliki:Ebonyi Abeokuta:Ogun Ado-Ekiti:Ekiti Akure:Ondo Asaba:Delta Awka:Anambra Bauchi:Bauchi
@@ -108,31 +90,10 @@ const HEADER_WEIGHTS: Record<string, number> = {
 const YEARS = [2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026];
 const SUBJECTS = ['english', 'mathematics', 'biology', 'chemistry', 'physics'] as const;
 
-/** A small seeded generator (mulberry32): the same data every run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const weighted = <T>(items: readonly T[], weights: readonly number[]) => {
-    const total = weights.reduce((a, b) => a + b, 0);
-    let at = next() * total;
-    for (let i = 0; i < items.length; i++) if ((at -= weights[i]) < 0) return items[i];
-    return items[items.length - 1];
-  };
-  return { next, pick, weighted, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)) };
-}
-
-type Rng = ReturnType<typeof random>;
 type NewCandidate = typeof candidates.$inferInsert;
 
 function candidateRow(
-  rng: Rng,
+  rng: Random,
   sequence: number,
   school: { id: number },
   header: { id: number; code: string },
@@ -332,12 +293,12 @@ async function withIndexesDeferred(raw: RawSql, builders: RawSql[], load: () => 
 }
 
 /**
- * Migrates, seeds the demo and the schools, then candidates until the table holds `total` rows: the rows
- * of candidateRow in order, less any that the table's unique indexes would refuse (the same person at
- * the same school and course header, or an index number already given), as the portal's own insert
- * refuses them. Each row keeps the id the sequence would have given it had every row been tried (a
- * refused row uses up its id), so rows and ids are those an insert of one row at a time would make,
- * whatever the batch size.
+ * Migrates, seeds the demo's sign-ins and the schools, then candidates until the table holds `total`
+ * rows: the rows of candidateRow in order, less any that the table's unique indexes would refuse (the
+ * same person at the same school and course header, or an index number already given), as the portal's
+ * own insert refuses them. Each row keeps the id the sequence would have given it had every row been
+ * tried (a refused row uses up its id), so rows and ids are those an insert of one row at a time would
+ * make, whatever the batch size.
  */
 export async function seedDatabase(target: DatabaseTarget, options: SeedOptions): Promise<Seeded> {
   const { total = TOTAL, analyze, deferIndexes = !KEEP_INDEXES, log = true } = options;
@@ -346,7 +307,7 @@ export async function seedDatabase(target: DatabaseTarget, options: SeedOptions)
     const { db } = handle;
     await handle.migrate();
     await ensureReferenceData(db);
-    if (await isEmpty(db)) await seedDemo(db);
+    if (await isEmpty(db)) await seedSignIns(db);
 
     const existing = await db.select({ code: trainingSchools.code }).from(trainingSchools);
     const codes = new Set(existing.map((s) => s.code));

@@ -6,7 +6,7 @@ import { pruneHits } from './auth/throttle';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { ensureReferenceData } from './db/reference';
-import { isEmpty, seedDemo } from './db/seed';
+import { isEmpty, seedDemo, seedSignIns } from './db/seed';
 import { createLogger, type Logger } from './http/log';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';
@@ -22,11 +22,18 @@ export interface Portal {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  log?: Logger;
+  database?: DatabaseTarget;
+  /**
+   * What an empty database is seeded with (when it is seeded at all): the living demo (the default), or
+   * only the schools, course headers and sign-ins, which the test suites build their own rows on.
+   */
+  demo?: 'living' | 'sign-ins';
+}
+
 /** Opens the database, migrates, seeds what is needed, and listens. */
-export async function startPortal(
-  config: Config,
-  options: { log?: Logger; database?: DatabaseTarget } = {},
-): Promise<Portal> {
+export async function startPortal(config: Config, options: StartOptions = {}): Promise<Portal> {
   const log = options.log ?? createLogger(config.logRequests);
   const database = await openDatabase(
     options.database ??
@@ -46,10 +53,23 @@ export async function startPortal(
   try {
     await database.migrate();
     await ensureReferenceData(database.db);
+    // Object storage when S3_BUCKET is set (checked now, so a wrong bucket or key stops the start);
+    // local disk under DATA_DIR otherwise. Made before the seed, which stores the demo's files.
+    let storage: Storage;
+    if (config.s3) {
+      const s3 = await createS3Storage(config.s3);
+      closeStorage = () => s3.close();
+      log.info('storage.s3', { where: s3.description });
+      storage = s3;
+    } else {
+      storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
+    }
+
     // A real PostgreSQL is never filled with demo data unless asked to.
     const mayseed = database.driver === 'pglite' || config.seedDemo;
     const seeded = mayseed && (await isEmpty(database.db));
-    if (seeded) await seedDemo(database.db);
+    if (seeded && options.demo === 'sign-ins') await seedSignIns(database.db);
+    else if (seeded) log.info('demo.seeded', { ...(await seedDemo(database.db, { storage, log })) });
     // Hourly upkeep: old rate-limit hits count for nothing; and PGlite has no autovacuum, so without an
     // ANALYZE its planner guesses row counts and short searches on a large table get slow
     // (docs/performance.md). The first run goes after the portal listens, so it never delays the start;
@@ -73,17 +93,6 @@ export async function startPortal(
       await upkeepRun;
     };
 
-    // Object storage when S3_BUCKET is set (checked now, so a wrong bucket or key stops the start);
-    // local disk under DATA_DIR otherwise.
-    let storage: Storage;
-    if (config.s3) {
-      const s3 = await createS3Storage(config.s3);
-      closeStorage = () => s3.close();
-      log.info('storage.s3', { where: s3.description });
-      storage = s3;
-    } else {
-      storage = createLocalStorage(path.join(config.dataDir, 'uploads'));
-    }
     const app = createApp({ config, database, mailer, storage, log });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));

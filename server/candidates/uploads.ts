@@ -55,18 +55,20 @@ export async function putUploads(
   return entries;
 }
 
+/** The `files` rows of stored uploads of a candidate (the demo seed inserts many candidates' at once). */
+export const uploadRows = (candidateId: number, ownerId: number, put: PutUpload[]) =>
+  put.map(({ field, key, upload }) => ({
+    key,
+    kind: CANDIDATE_FILE_KIND,
+    ownerId,
+    candidateId,
+    field,
+    contentType: upload.contentType,
+    size: upload.size,
+  }));
+
 /** Records stored uploads as the candidate's, in the caller's transaction. */
 export async function recordUploads(tx: Database, candidateId: number, ownerId: number, put: PutUpload[]) {
   if (!put.length) return;
-  await tx.insert(files).values(
-    put.map(({ field, key, upload }) => ({
-      key,
-      kind: CANDIDATE_FILE_KIND,
-      ownerId,
-      candidateId,
-      field,
-      contentType: upload.contentType,
-      size: upload.size,
-    })),
-  );
+  await tx.insert(files).values(uploadRows(candidateId, ownerId, put));
 }

@@ -97,7 +97,14 @@ export function readMailedCode(dataDir: string, email: string): string {
   return match[1];
 }
 
-export async function startTestPortal(env: Record<string, string> = {}): Promise<TestPortal> {
+/**
+ * `livingDemo`: seed the whole demo (candidates, files, lists, notifications) as `npm start` does;
+ * otherwise only the schools, course headers and sign-ins, on which each test file builds its own rows.
+ */
+export async function startTestPortal(
+  env: Record<string, string> = {},
+  { livingDemo = false }: { livingDemo?: boolean } = {},
+): Promise<TestPortal> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const serverUrl = process.env.DATABASE_URL;
   const postgres = serverUrl ? await createPostgresDatabase(serverUrl) : null;
@@ -111,6 +118,7 @@ export async function startTestPortal(env: Record<string, string> = {}): Promise
     ...env,
   });
   const portal = await startPortal(config, {
+    demo: livingDemo ? 'living' : 'sign-ins',
     database: postgres
       ? { driver: 'postgres', url: postgres.url }
       : { driver: 'pglite-memory', loadDataDir: await pgliteTemplate() },

@@ -351,7 +351,11 @@ describe('upkeep (server/portal.ts)', () => {
     const log = { info: () => {}, error: (event: string) => void errors.push(event) };
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-upkeep-'));
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', QUIET: '1' });
-    const portal = await startPortal(config, { log, database: { driver: 'pglite-memory' } });
+    const portal = await startPortal(config, {
+      log,
+      database: { driver: 'pglite-memory' },
+      demo: 'sign-ins',
+    });
     return { portal, errors, dataDir };
   };
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

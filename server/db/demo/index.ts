@@ -1,0 +1,62 @@
+import { hashPassword } from '../../auth/secrets';
+import { removeFiles } from '../../candidates/uploads';
+import type { Logger } from '../../http/log';
+import type { Storage } from '../../storage/storage';
+import type { Database } from '../client';
+import { DEMO_PASSWORD, seedAccounts } from './accounts';
+import { seedCandidates } from './candidates';
+import type { DemoSeed } from './context';
+import { seedCourseHeaders } from './courseHeaders';
+import { seedListed } from './listed';
+import { seedNotifications } from './notifications';
+
+/**
+ * The demo, one file per area in this folder. The sign-ins alone (schools, course headers, the three
+ * accounts) are what the test suites build their own rows on; the living demo adds what a board looks
+ * like mid-year: candidates with their photos and certificates, the offenders and resit lists, and the
+ * schools' notifications. A later area (fees and payments, scores, broadcasts) adds its own file and one
+ * call in seedDemo, after the areas whose rows it uses.
+ */
+
+/** The schools, course headers and three sign-ins, in one transaction. */
+export async function seedSignIns(db: Database): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.transaction(async (tx) => {
+    await seedAccounts(tx, passwordHash);
+    await seedCourseHeaders(tx);
+  });
+}
+
+export interface DemoSummary {
+  candidates: number;
+  files: number;
+  milliseconds: number;
+}
+
+/**
+ * The whole living demo, in one transaction; its files go to the portal's storage as uploads do. If any
+ * of it fails, nothing is kept: the transaction rolls back and the stored files are removed again.
+ */
+export async function seedDemo(
+  db: Database,
+  { storage, log, now = new Date() }: { storage: Storage; log: Logger; now?: Date },
+): Promise<DemoSummary> {
+  const started = performance.now();
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const storedKeys: string[] = [];
+  try {
+    const candidates = await db.transaction(async (tx) => {
+      const demo: DemoSeed = { tx, storage, log, now, storedKeys };
+      const accounts = await seedAccounts(tx, passwordHash);
+      const headers = await seedCourseHeaders(tx);
+      const candidates = await seedCandidates(demo, accounts, headers);
+      await seedListed(demo, accounts, candidates);
+      await seedNotifications(demo, accounts);
+      return candidates.length;
+    });
+    return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };
+  } catch (error) {
+    await removeFiles(storage, log, storedKeys);
+    throw error;
+  }
+}
