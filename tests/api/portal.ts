@@ -62,7 +62,7 @@ async function createPostgresDatabase(serverUrl: string) {
  * A migrated, empty PGlite dumped once per set of migrations and loaded by every test file: opening a
  * new PGlite and migrating it costs seconds, loading the dump a fraction of that.
  */
-async function pgliteTemplate() {
+export async function pgliteTemplate() {
   const journal = fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'));
   const sql = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
   const key = createHash('sha256')

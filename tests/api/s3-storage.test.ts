@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type S3Config } from '../../server/config';
+import { files } from '../../server/db/schema';
 import { createS3Storage, S3StorageError, type S3Storage } from '../../server/storage/s3';
 import { InvalidKeyError, newKey } from '../../server/storage/storage';
 import { fetchRaw, JPEG, PNG, pngOfSize, profileForm } from './fixtures';
@@ -265,5 +266,44 @@ describe('a portal with S3_BUCKET set', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.bytes).toEqual(PNG);
+  });
+});
+
+describe('the living demo on S3', () => {
+  const DEMO_BUCKET = 'portal-demo';
+  let t: TestPortal;
+  beforeAll(async () => {
+    await raw.send(new CreateBucketCommand({ Bucket: DEMO_BUCKET }));
+    t = await startTestPortal(
+      {
+        S3_BUCKET: DEMO_BUCKET,
+        S3_ENDPOINT: endpoint,
+        S3_ACCESS_KEY_ID: KEY_ID,
+        S3_SECRET_ACCESS_KEY: SECRET,
+      },
+      { livingDemo: true },
+    );
+  });
+  afterAll(() => t?.close());
+
+  it("stores every demo candidate's files in the bucket, and the files route serves them from there", async () => {
+    const stored = await t.portal.database.db.select({ key: files.key, size: files.size }).from(files);
+    expect(stored.length).toBeGreaterThanOrEqual(300);
+    const inBucket = new Set<string>();
+    let token: string | undefined;
+    do {
+      const listed = await raw.send(
+        new ListObjectsV2Command({ Bucket: DEMO_BUCKET, ContinuationToken: token }),
+      );
+      for (const object of listed.Contents ?? []) inBucket.add(object.Key!);
+      token = listed.NextContinuationToken;
+    } while (token);
+    for (const { key } of stored) expect(inBucket).toContain(key);
+    expect(fs.existsSync(path.join(t.dataDir, 'uploads'))).toBe(false);
+
+    const admin = await t.signIn('admin@example.org');
+    const served = await fetchRaw(t, `/files/${stored[0].key}`, { authorization: `Bearer ${admin}` });
+    expect(served.status).toBe(200);
+    expect(served.bytes.byteLength).toBe(stored[0].size);
   });
 });

@@ -9,7 +9,17 @@ import { NIGERIA_CODE, SPECIAL_COURSE_HEADERS } from '../../contract/constants';
 import { ConfigError, loadConfig } from '../../server/config';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DataDirLockedError } from '../../server/db/lock';
-import { courseHeaders, nationalities, trainingSchools, users } from '../../server/db/schema';
+import {
+  candidates,
+  courseHeaders,
+  examOffences,
+  files,
+  nationalities,
+  notifications,
+  resits,
+  trainingSchools,
+  users,
+} from '../../server/db/schema';
 import { DEMO_SIGN_INS } from '../../server/db/seed';
 import { startPortal } from '../../server/portal';
 import { startTestPortal, type TestPortal } from './portal';
@@ -316,6 +326,12 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
       expect(userCount).toBe(0);
       const [{ total: schoolCount }] = await db.select({ total: count() }).from(trainingSchools);
       expect(schoolCount).toBe(0);
+      // None of the living demo either.
+      for (const table of [candidates, files, notifications, examOffences, resits]) {
+        const [{ total }] = await db.select({ total: count() }).from(table);
+        expect(total).toBe(0);
+      }
+      expect(fs.existsSync(path.join(dataDir, 'uploads'))).toBe(false);
       const [{ total: nationalityCount }] = await db.select({ total: count() }).from(nationalities);
       expect(nationalityCount).toBe(249);
       // The PGlite lock is not used: there is no data directory to guard.
@@ -339,6 +355,16 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
         .from(users)
         .where(isNotNull(users.trainingSchoolId));
       expect(new Set(schoolAdmins.map((row) => row.school)).size).toBe(2);
+      // The living demo: its candidates, and their files stored as uploads are.
+      const [{ total: candidateCount }] = await db.select({ total: count() }).from(candidates);
+      expect(candidateCount).toBeGreaterThanOrEqual(300);
+      const stored = await db.select({ key: files.key }).from(files);
+      expect(stored.length).toBeGreaterThanOrEqual(candidateCount);
+      expect(await portal.storage.get(stored[0].key)).not.toBeNull();
+      for (const table of [notifications, examOffences, resits]) {
+        const [{ total }] = await db.select({ total: count() }).from(table);
+        expect(total).toBeGreaterThan(0);
+      }
     } finally {
       await portal.close();
     }

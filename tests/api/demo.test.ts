@@ -1,0 +1,280 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CANDIDATE_PATHS,
+  needsPriorCertificate,
+  requiredUploadOf,
+  type CandidateRecord,
+  type CandidateRow,
+} from '../../contract/candidates';
+import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
+import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
+import type { Page } from '../../contract/pagination';
+import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client';
+import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
+import { DEMO_SCHOOLS } from '../../server/db/demo/accounts';
+import { ensureReferenceData } from '../../server/db/reference';
+import { candidates, examOffences, files, notifications, resits } from '../../server/db/schema';
+import { seedDemo } from '../../server/db/seed';
+import { createLocalStorage } from '../../server/storage/local';
+import { issueToken } from '../../server/auth/tokens';
+import { candidateForm, demoSignIns, fetchRaw, uniqueFirstName, userIdOf } from './fixtures';
+import { pgliteTemplate, startTestPortal, type TestPortal } from './portal';
+
+/**
+ * The living demo `npm start` seeds into an empty embedded database: what the board admin and a school
+ * admin see of it over HTTP, its stored files, and its index numbers against the next indexing.
+ */
+
+let t: TestPortal;
+let tokens: Awaited<ReturnType<typeof demoSignIns>> & { school2: string };
+
+beforeAll(async () => {
+  t = await startTestPortal({}, { livingDemo: true });
+  const school2 = await issueToken(t.portal.database.db, await userIdOf(t, 'school2@example.org'), 60);
+  tokens = { ...(await demoSignIns(t)), school2: school2.token };
+});
+afterAll(() => t?.close());
+
+const get = async <T>(route: string, token: string) => {
+  const response = await t.request('GET', route, { token });
+  expect(response.status, `${route}: ${JSON.stringify(response.body)}`).toBe(200);
+  return response.body.data as T;
+};
+const totalOf = async (route: string, token = tokens.admin) => (await get<Page<unknown>>(route, token)).total;
+
+describe('what the board admin sees', () => {
+  it('at least 300 candidates, counted exactly, over every demo school and course header', async () => {
+    const page = await get<Page<CandidateRow>>(CANDIDATE_PATHS.adminCandidates, tokens.admin);
+    expect(page.total).toBeGreaterThanOrEqual(300);
+    expect(page.total_exact).toBe(true);
+
+    const bySchool = await Promise.all(
+      DEMO_SCHOOLS.map((s) => totalOf(`${CANDIDATE_PATHS.adminCandidates}?school=${s.code}`)),
+    );
+    for (const total of bySchool) expect(total).toBeGreaterThan(0);
+    expect(bySchool.reduce((a, b) => a + b, 0)).toBe(page.total);
+    const byHeader = await Promise.all(
+      DEMO_COURSE_HEADERS.map((h) => totalOf(`${CANDIDATE_PATHS.adminCandidates}?course_header=${h.code}`)),
+    );
+    for (const total of byHeader) expect(total).toBeGreaterThan(0);
+    expect(byHeader.reduce((a, b) => a + b, 0)).toBe(page.total);
+  });
+
+  it('varied statuses: some indexed only, some verified, some registered', async () => {
+    const total = await totalOf(CANDIDATE_PATHS.adminCandidates);
+    const verified = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?verified=true`);
+    const unverified = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?verified=false`);
+    const registered = await totalOf(`${CANDIDATE_PATHS.registered.admin}?reg_status=registered`);
+    expect(verified + unverified).toBe(total);
+    for (const count of [verified, unverified, registered]) {
+      expect(count).toBeGreaterThan(total / 10);
+      expect(count).toBeLessThan(total);
+    }
+    // Indexed only: neither verified nor registered.
+    const indexedOnly = await totalOf(
+      `${CANDIDATE_PATHS.adminCandidates}?verified=false&reg_status=unregistered`,
+    );
+    expect(indexedOnly).toBeGreaterThan(0);
+  });
+
+  it('each candidate has a photo and the certificates their course header needs, served by /files', async () => {
+    const page = await get<Page<CandidateRow>>(
+      `${CANDIDATE_PATHS.adminCandidates}?per_page=100`,
+      tokens.admin,
+    );
+    const sample = [
+      page.items[0],
+      ...page.items.filter((row) => ['A1', 'A4', 'B5'].includes(row.course_header.code)),
+    ];
+    const seen = new Set<string>();
+    for (const row of sample) {
+      if (seen.has(row.course_header.code)) continue;
+      seen.add(row.course_header.code);
+      const record = await get<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(row.id), tokens.admin);
+      const photo = record.uploads.photo!;
+      expect(photo.content_type).toBe('image/png');
+      const served = await fetchRaw(t, photo.url, { authorization: `Bearer ${tokens.admin}` });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.bytes.byteLength).toBe(photo.size);
+      expect(Buffer.from(served.bytes.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a');
+
+      const needed = [
+        ...(needsPriorCertificate(row.course_header.code) ? ['olevel_certificate_upload' as const] : []),
+        ...(requiredUploadOf(row.course_header.code) ? [requiredUploadOf(row.course_header.code)!] : []),
+      ];
+      expect(needed.length).toBeGreaterThan(0);
+      for (const field of needed) {
+        const certificate = record.uploads[field]!;
+        expect(certificate.content_type).toBe('application/pdf');
+        const pdf = await fetchRaw(t, certificate.url, { authorization: `Bearer ${tokens.admin}` });
+        expect(pdf.status).toBe(200);
+        expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+        expect(pdf.bytes.byteLength).toBe(certificate.size);
+      }
+    }
+    expect([...seen].sort()).toEqual(['A1', 'A4', 'B5']);
+
+    // Every candidate has their photo; every file row is its own stored file.
+    const db = t.portal.database.db;
+    const [{ withPhoto, all }] = (
+      (await db.execute(sql`
+        select count(distinct f.candidate_id)::int as "withPhoto", (select count(*)::int from candidates) as "all"
+        from files f where f.field = 'photo'`)) as unknown as { rows: { withPhoto: number; all: number }[] }
+    ).rows;
+    expect(withPhoto).toBe(all);
+    const keys = await db.select({ key: files.key }).from(files);
+    expect(new Set(keys.map((k) => k.key)).size).toBe(keys.length);
+    for (const { key } of keys.slice(0, 20))
+      expect(key).toMatch(/^candidates\/[A-Za-z0-9_-]{24}\.(png|pdf)$/);
+  });
+
+  it('offenders (some sanctions in force, some run out), resits and notifications read and unread', async () => {
+    const offenders = await get<Page<OffenderRow>>(`${OFFENDER_PATHS.list}?per_page=100`, tokens.admin);
+    expect(offenders.total).toBeGreaterThanOrEqual(5);
+    expect(offenders.items.some((row) => row.active)).toBe(true);
+    expect(offenders.items.some((row) => !row.active)).toBe(true);
+    expect(offenders.items.some((row) => row.active && row.sanction_until === null)).toBe(true);
+
+    const resitList = await get<Page<ResitRow>>(`${RESIT_PATHS.admin.list}?per_page=100`, tokens.admin);
+    expect(resitList.total).toBeGreaterThanOrEqual(10);
+    expect(new Set(resitList.items.map((row) => row.candidate.school.code)).size).toBeGreaterThan(2);
+
+    const unread = await get<Page<BoardNotification>>(NOTIFICATION_PATHS.unread, tokens.admin);
+    const read = await get<Page<BoardNotification>>(NOTIFICATION_PATHS.read, tokens.admin);
+    expect(unread.total).toBeGreaterThan(0);
+    expect(read.total).toBeGreaterThan(0);
+    expect(await get<number>(NOTIFICATION_PATHS.count, tokens.admin)).toBe(unread.total);
+    for (const notification of [...unread.items, ...read.items]) expect(notification.school).not.toBeNull();
+  });
+
+  it('no candidate under a sanction in force is registered or entered for a resit', async () => {
+    const db = t.portal.database.db;
+    const { rows } = (await db.execute(sql`
+      select c.reg_status, exists (select 1 from ${resits} r where r.candidate_id = c.id) as resit
+      from ${examOffences} o join ${candidates} c on c.id = o.candidate_id
+      where o.sanction_until is null or o.sanction_until >= current_date`)) as unknown as {
+      rows: { reg_status: string; resit: boolean }[];
+    };
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toEqual({ reg_status: 'unregistered', resit: false });
+  });
+});
+
+describe('what a school admin sees', () => {
+  it("a busy list of their own school's candidates only, and their own resit entries", async () => {
+    const own = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?school=SHT-IB`);
+    expect(own).toBeGreaterThanOrEqual(30);
+    const page = await get<Page<CandidateRow>>(
+      `${CANDIDATE_PATHS.registered.school_admin}?per_page=100`,
+      tokens.school1,
+    );
+    expect(page.total).toBe(own);
+    expect(page.items.every((row) => row.school.code === 'SHT-IB')).toBe(true);
+
+    const resitList = await get<Page<ResitRow>>(RESIT_PATHS.school_admin.list, tokens.school1);
+    expect(resitList.total).toBeGreaterThan(0);
+    expect(resitList.items.every((row) => row.candidate.school.code === 'SHT-IB')).toBe(true);
+  });
+
+  it("sees their own candidates' photos, and another school's as if they did not exist", async () => {
+    const ownRow = (await get<Page<CandidateRow>>(CANDIDATE_PATHS.registered.school_admin, tokens.school1))
+      .items[0];
+    const otherRow = (await get<Page<CandidateRow>>(CANDIDATE_PATHS.registered.school_admin, tokens.school2))
+      .items[0];
+    expect(otherRow.school.code).toBe('CHT-CA');
+    const photoOf = async (id: number) =>
+      (await get<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id), tokens.admin)).uploads.photo!.url;
+    const bearer = { authorization: `Bearer ${tokens.school1}` };
+    expect((await fetchRaw(t, await photoOf(ownRow.id), bearer)).status).toBe(200);
+    expect((await fetchRaw(t, await photoOf(otherRow.id), bearer)).status).toBe(404);
+  });
+});
+
+describe('index numbers', () => {
+  it('follow the portal rule, and the next indexing takes a fresh one after them', async () => {
+    const db = t.portal.database.db;
+    const demo = await db
+      .select({ index: candidates.candidateIndex, year: candidates.year })
+      .from(candidates);
+    for (const { index, year } of demo) {
+      expect(index).toMatch(new RegExp(`^WHB/${String(year % 100).padStart(2, '0')}/[AB][1-5]/\\d{6}$`));
+    }
+    const sequences = demo.map(({ index }) => Number(index.split('/')[3]));
+    expect(new Set(sequences).size).toBe(demo.length);
+
+    const response = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+      token: tokens.admin,
+      form: candidateForm({ first_name: uniqueFirstName('Demo') }),
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const index: string = response.body.data.candidate_index;
+    expect(demo.map((row) => row.index)).not.toContain(index);
+    expect(Number(index.split('/')[3])).toBeGreaterThan(Math.max(...sequences));
+  });
+});
+
+describe('seeding', () => {
+  const handles: DatabaseHandle[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(handles.map((handle) => handle.close()));
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** An empty migrated database, seeded with the demo as of `now`; how long the seed took. */
+  const seeded = async (now: Date) => {
+    const handle = await openDatabase({ driver: 'pglite-memory', loadDataDir: await pgliteTemplate() });
+    handles.push(handle);
+    await ensureReferenceData(handle.db);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-demo-'));
+    dirs.push(dir);
+    const log = { info: () => {}, error: () => {} };
+    const summary = await seedDemo(handle.db, { storage: createLocalStorage(dir), log, now });
+    const rows = await handle.db
+      .select({
+        index: candidates.candidateIndex,
+        first: candidates.first_name,
+        middle: candidates.middle_name,
+        last: candidates.last_name,
+        birth: candidates.date_of_birth,
+        reg: candidates.regStatus,
+        verified: candidates.verified,
+        created: candidates.createdAt,
+      })
+      .from(candidates)
+      .orderBy(asc(candidates.id));
+    const notes = await handle.db
+      .select({ title: notifications.title, read: notifications.readAt })
+      .from(notifications)
+      .orderBy(asc(notifications.id));
+    const sanctions = await handle.db
+      .select({ candidate: candidates.candidateIndex, until: examOffences.sanctionUntil })
+      .from(examOffences)
+      .innerJoin(candidates, eq(candidates.id, examOffences.candidateId))
+      .orderBy(asc(examOffences.id));
+    return { summary, rows, notes, sanctions };
+  };
+
+  it('is deterministic: two fresh databases seeded at the same moment hold the same demo', async () => {
+    const now = new Date('2026-06-15T10:00:00Z');
+    const first = await seeded(now);
+    const second = await seeded(now);
+    expect(first.rows.length).toBeGreaterThanOrEqual(300);
+    expect(second.rows).toEqual(first.rows);
+    expect(second.notes).toEqual(first.notes);
+    expect(second.sanctions).toEqual(first.sanctions);
+    expect(second.summary.files).toBe(first.summary.files);
+    // Mid-year: this year's intake and last year's candidates, all indexed before the seed's moment.
+    expect(new Set(first.rows.map((row) => row.index.slice(4, 6)))).toEqual(new Set(['25', '26']));
+    for (const row of first.rows) expect(row.created.getTime()).toBeLessThan(now.getTime());
+    // Seeding alone is about a second on this machine (docs/performance.md); the bound is generous, as
+    // this file may run beside others on two cores.
+    expect(first.summary.milliseconds).toBeLessThan(15_000);
+  });
+});
