@@ -2,9 +2,9 @@ import {
   OFFENCE_LIMITS as L,
   OFFENDER_MESSAGES,
   OFFENDER_PATHS,
-  formatDay,
   type OffenderRow,
 } from '../../../contract/offenders';
+import { formatDate } from '../../../contract/format';
 import { recordOffence } from '../../api/offenders';
 import { TextAreaField, TextField } from '../../ui/controls';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
@@ -12,7 +12,7 @@ import { CandidateIndexField, RemovableListPage, candidateName, type Column } fr
 /** Exam Offenders (/candidate/offender/candidate-exam-offenders, admin): the list, recording, removal. */
 
 const period = (row: OffenderRow) =>
-  `${formatDay(row.sanction_from)} to ${row.sanction_until ? formatDay(row.sanction_until) : 'indefinitely'}`;
+  `${formatDate(row.sanction_from)} to ${row.sanction_until ? formatDate(row.sanction_until) : 'indefinitely'}`;
 
 const columns: Column<OffenderRow>[] = [
   { header: 'School', cell: (row) => row.candidate.school.code },
