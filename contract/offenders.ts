@@ -19,7 +19,7 @@ export const OFFENDER_MESSAGES = {
   offenceRequired: 'Describe the offence',
   sanctionRequired: 'Enter the sanction',
   sanctionFromRequired: 'Enter the date the sanction starts',
-  dateInvalid: 'Enter a real date',
+  dateInvalid: 'Enter a real date (DD/MM/YYYY)',
   untilBeforeFrom: 'The sanction cannot end before it starts',
   recorded: 'The offence is recorded.',
   removed: 'The offence is removed from the list.',

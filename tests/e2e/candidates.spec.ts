@@ -51,6 +51,25 @@ test('an empty form shows each of the spec messages beside its field', async ({ 
   await expect(page.getByLabel('First name *')).toHaveValue('Al');
 });
 
+test("the date of birth is typed as DD/MM/YYYY; an impossible date shows the spec's message", async ({
+  page,
+}) => {
+  await signIn(page, 'admin@example.org');
+  await openIndexForm(page);
+  const dateOfBirth = page.getByLabel('Date of birth *');
+  await dateOfBirth.fill('31/02/2002');
+  await page.getByRole('button', { name: 'Index candidate' }).click();
+  await expect(page.getByText('Enter validate date of birth (DD/MM/YYYY)', { exact: true })).toBeVisible();
+  await expect(page.getByText('Date of birth is required', { exact: true })).toHaveCount(0);
+  await expect(dateOfBirth).toHaveValue('31/02/2002');
+  // The calendar beside it writes its choice the board's way.
+  await expect(page.getByRole('button', { name: 'Calendar for Date of birth' })).toBeVisible();
+  await page.locator('input[type="date"]').fill('2002-05-17');
+  await expect(dateOfBirth).toHaveValue('17/05/2002');
+  await page.getByRole('button', { name: 'Index candidate' }).click();
+  await expect(page.getByText('Enter validate date of birth (DD/MM/YYYY)', { exact: true })).toHaveCount(0);
+});
+
 test('a photo of 2,000,001 bytes is refused as too large, and the rest of the form is kept', async ({
   page,
 }) => {
@@ -73,7 +92,7 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   await page.getByLabel('Title').selectOption('Miss');
   await page.getByLabel('First name *').fill('Ngozi');
   await page.getByLabel('Last name *').fill('Adebayo');
-  await page.getByLabel('Date of birth *').fill('2002-05-17');
+  await page.getByLabel('Date of birth *').fill('17/05/2002');
   await page.getByLabel('Gender *').selectOption('female');
   await page.getByLabel('Marital status *').selectOption('S');
   await page.getByLabel('Nationality *').selectOption('NG');

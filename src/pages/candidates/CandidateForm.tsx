@@ -20,7 +20,7 @@ import { candidateFormMachine } from '../../../machines/candidateForm.machine';
 import { submitCandidate, validateCandidate } from '../../api/candidates';
 import { useFormOptions, useNationalities } from '../../app/formOptions';
 import { useNotify } from '../../app/notify';
-import { Alert, Button, SelectField, TextField } from '../../ui/controls';
+import { Alert, Button, DateField, SelectField, TextField } from '../../ui/controls';
 import { formValuesOf } from '../../ui/formValues';
 
 const newKey = () => crypto.randomUUID();
@@ -236,10 +236,10 @@ export function CandidateForm({
           defaultValue={value('last_name')}
           error={error('last_name')}
         />
-        <TextField
+        <DateField
           label="Date of birth *"
           name="date_of_birth"
-          type="date"
+          autoComplete="bday"
           defaultValue={value('date_of_birth')}
           error={error('date_of_birth')}
         />

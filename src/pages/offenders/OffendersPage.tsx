@@ -6,7 +6,7 @@ import {
 } from '../../../contract/offenders';
 import { formatDate } from '../../../contract/format';
 import { recordOffence } from '../../api/offenders';
-import { TextAreaField, TextField } from '../../ui/controls';
+import { DateField, TextAreaField, TextField } from '../../ui/controls';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
 /** Exam Offenders (/candidate/offender/candidate-exam-offenders, admin): the list, recording, removal. */
@@ -71,16 +71,10 @@ export default function OffendersPage() {
             error={fieldError('sanction')}
           />
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField
-              label="Sanction from"
-              name="sanction_from"
-              type="date"
-              error={fieldError('sanction_from')}
-            />
-            <TextField
+            <DateField label="Sanction from" name="sanction_from" error={fieldError('sanction_from')} />
+            <DateField
               label="Sanction until"
               name="sanction_until"
-              type="date"
               hint="Leave empty for an indefinite sanction"
               error={fieldError('sanction_until')}
             />
