@@ -16,17 +16,16 @@ export interface PersonName {
 }
 
 /**
- * `OKAFOR, Adaeze Chioma`: the surname first, in capitals, then the given names. That is how the
- * board's registers, the exam bodies' result slips and the lists of candidates are read and sorted,
- * and the capitals say which name is the surname when a name could be either.
+ * `Adaeze Chioma Okafor`: given names, then the surname, each as written. The portal's accounts have
+ * one Full name field (spec section 2), which people fill in that order, so candidates read the same
+ * way and a name has one shape on every page. No list is ordered by name, so surname-first would buy
+ * no sorting.
  */
 export function formatPersonName(person: PersonName): string {
-  const surname = person.last_name.trim().toLocaleUpperCase('en');
-  const given = [person.first_name, person.middle_name]
+  return [person.first_name, person.middle_name, person.last_name]
     .map((name) => name?.trim())
     .filter(Boolean)
     .join(' ');
-  return given ? `${surname}, ${given}` : surname;
 }
 
 /** 2027-06-30 as 30/06/2027. Text that is not a YYYY-MM-DD date is shown as it is. */

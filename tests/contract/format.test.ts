@@ -55,23 +55,23 @@ describe('formatDateTime and boardDay: Lagos time, whatever the machine’s zone
   });
 });
 
-describe('formatPersonName: SURNAME, given names', () => {
-  it('puts the surname first, in capitals, then the first and middle names', () => {
+describe("formatPersonName: given names, then the surname, as the accounts' Full name is written", () => {
+  it('writes the first, middle and last names in that order', () => {
     expect(formatPersonName({ first_name: 'Adaeze', middle_name: 'Chioma', last_name: 'Okafor' })).toBe(
-      'OKAFOR, Adaeze Chioma',
+      'Adaeze Chioma Okafor',
     );
   });
 
   it('leaves out a missing or empty middle name and stray spaces', () => {
     expect(formatPersonName({ first_name: 'Bola', middle_name: null, last_name: 'Adeyemi' })).toBe(
-      'ADEYEMI, Bola',
+      'Bola Adeyemi',
     );
     expect(formatPersonName({ first_name: ' Bola ', middle_name: ' ', last_name: ' Adeyemi ' })).toBe(
-      'ADEYEMI, Bola',
+      'Bola Adeyemi',
     );
   });
 
-  it('keeps the marks of Yoruba and Igbo names', () => {
-    expect(formatPersonName({ first_name: 'Adéọlá', last_name: 'Ọ̀ṣúnníyì' })).toBe('Ọ̀ṢÚNNÍYÌ, Adéọlá');
+  it('keeps the marks of Yoruba and Igbo names as written', () => {
+    expect(formatPersonName({ first_name: 'Adéọlá', last_name: 'Ọ̀ṣúnníyì' })).toBe('Adéọlá Ọ̀ṣúnníyì');
   });
 });

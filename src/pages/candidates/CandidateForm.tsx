@@ -15,6 +15,7 @@ import {
   type CandidateRecord,
   type UploadField,
 } from '../../../contract/candidates';
+import { formatPersonName } from '../../../contract/format';
 import { GENDERS, MARITAL_STATUSES, UPLOAD_LIMIT_BYTES } from '../../../contract/constants';
 import { candidateFormMachine } from '../../../machines/candidateForm.machine';
 import { submitCandidate, validateCandidate } from '../../api/candidates';
@@ -175,7 +176,7 @@ export function CandidateForm({
       <section className="rounded-lg bg-white p-6 ring-1 ring-slate-200" role="status">
         <h2 className="text-lg font-semibold">Candidate indexed</h2>
         <p className="mt-2 text-slate-700">
-          {view.result.first_name} {view.result.last_name} has the index number{' '}
+          {formatPersonName(view.result)} has the index number{' '}
           <strong className="font-mono" data-testid="candidate-index">
             {view.result.candidate_index}
           </strong>

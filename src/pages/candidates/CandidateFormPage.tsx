@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
+import { formatDateTime, formatPersonName } from '../../../contract/format';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
@@ -102,8 +103,8 @@ function EditRecord({ id }: { id: number }) {
   return (
     <>
       <p className="mb-4 text-slate-700">
-        <strong className="font-mono">{record.candidate_index}</strong> · {record.first_name}{' '}
-        {record.last_name} · {record.school.name}
+        <strong className="font-mono">{record.candidate_index}</strong> · {formatPersonName(record)} ·{' '}
+        {record.school.name} · indexed {formatDateTime(record.created_at)}
       </p>
       <CandidateFormLoader key={record.id} record={record} />
     </>
@@ -159,7 +160,7 @@ export function IndexedPage() {
               list={list}
               row={row}
               choices={VERIFIED_CHOICES}
-              label={`Documents of ${row.first_name} ${row.last_name}`}
+              label={`Documents of ${formatPersonName(row)}`}
             />
           ),
         }}
@@ -189,7 +190,7 @@ export function RegisteredPage() {
         action={{
           label: 'Registration',
           cell: (row) => {
-            const name = `${row.first_name} ${row.last_name}`;
+            const name = formatPersonName(row);
             return (
               <RowStatusToggle
                 list={list}
