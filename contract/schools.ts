@@ -108,6 +108,8 @@ export const RESET_CODE_TTL_HOURS = 24;
 export const RESET_MAX_ATTEMPTS = 5;
 
 export const RESET_PASSWORD_PATH = '/api/auth/reset-password';
+/** POST `{ email }` (public): mail a reset code to the account with this address, if there is one. */
+export const FORGOT_PASSWORD_PATH = '/api/auth/forgot-password';
 
 export const RESET_MESSAGES = {
   emailRequired: 'Email address is required',
@@ -118,4 +120,7 @@ export const RESET_MESSAGES = {
     'This code is wrong or no longer valid. Check the newest email, or ask the board for a new code.',
   passwordRequired: 'Enter a new password',
   done: 'Your password has been set. You can sign in with it now.',
+  /** The one answer to 'Forgot your password?', whether or not an account has the address. */
+  codeMailed:
+    'If an account uses this email address, a code to set a new password is on its way to it. It may take a few minutes to arrive.',
 } as const;
