@@ -62,6 +62,9 @@ export const SCHOOL_CODE_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
 export const normaliseSchoolCode = (code: string) => code.trim().toUpperCase();
 
 export const SCHOOL_MESSAGES = {
+  /** What a suspended school's admin is told on the dashboard and above the registration list. */
+  suspendedNotice:
+    'You can still sign in, see your candidates and pay, but you cannot register candidates until the board lifts the suspension. Ask the board if you need to know why.',
   statusInvalid: 'Choose active or suspended',
   searchTooLong: 'This is too long',
   notFound: 'There is no such training school.',

@@ -8,6 +8,7 @@ import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
 import { ListView } from '../../ui/ListView';
 import { RowStatusToggle } from '../../ui/StatusToggle';
+import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
 import { CandidateTable } from './CandidateTable';
 import { useCandidateList, type CandidateListRef } from './useCandidateList';
@@ -181,6 +182,8 @@ export function RegisteredPage() {
   return (
     <section>
       <Heading>Registered Candidates</Heading>
+      {/* A suspended school's admin is told before they try; the server refuses anyway. */}
+      <SuspendedSchoolNotice />
       <CandidateList
         list={list}
         show={
