@@ -7,6 +7,18 @@ const PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
 
+/** A candidate's id, from the board's list, as the edit page's address carries it. */
+async function candidateIdOf(page: Page, candidateIndex: string): Promise<number> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'token')!.value;
+  const response = await page.request.get(
+    `/api/admin/candidates?search=${encodeURIComponent(candidateIndex)}`,
+    {
+      headers: { Authorization: `Bearer ${decodeURIComponent(token)}` },
+    },
+  );
+  return (await response.json()).data.items[0].id;
+}
+
 async function openIndexForm(page: Page) {
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -116,6 +128,45 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   const index = page.getByTestId('candidate-index');
   await expect(index).toHaveText(/^WHB\/\d{2}\/A1\/\d{6}$/);
   const candidateIndex = (await index.textContent())!;
+
+  // The board checks the stored documents from Indexed Candidates: the photo opens in a dialog, the
+  // PDF certificate in a new tab.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Indexed Candidates' })
+    .click();
+  await page.getByLabel('Name or index number').fill(candidateIndex);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const indexedRow = page.getByRole('row').filter({ hasText: candidateIndex });
+  await expect(indexedRow).toHaveCount(1);
+  await indexedRow.getByRole('button', { name: "View Ngozi Adebayo's documents" }).click();
+  const documents = page.getByRole('dialog', { name: 'Documents of Ngozi Adebayo' });
+  const certificate = documents.getByRole('link', { name: "Open O'Level certificate (PDF, in a new tab)" });
+  await expect(certificate).toHaveAttribute('target', '_blank');
+  await expect(certificate).toHaveAttribute('rel', 'noopener');
+  const pdf = await page.request.get((await certificate.getAttribute('href'))!);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  await documents.getByRole('button', { name: 'View Candidate profile photo' }).click();
+  const photo = documents.getByRole('img', { name: 'Candidate profile photo of Ngozi Adebayo' });
+  await expect(photo).toBeVisible();
+  // Loaded, not a broken image: the file route let the board admin's cookie in.
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await documents.getByRole('button', { name: 'Back to the documents' }).click();
+  await expect(certificate).toBeVisible();
+  // The dialog keeps the keyboard inside, and Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(documents).toBeHidden();
+
+  // The same documents from the edit page.
+  await page.goto(`/candidate/edit-candidate?id=${await candidateIdOf(page, candidateIndex)}`);
+  await page.getByRole('button', { name: 'View the stored documents' }).click();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Documents of Ngozi Adebayo' })
+      .getByRole('link', { name: /O'Level certificate/ }),
+  ).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
   // The school admin of SHT-IB registers the candidate from their list.
   await page.getByRole('button', { name: /profile menu/ }).click();

@@ -1,12 +1,19 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
+import {
+  CANDIDATE_PATHS,
+  REG_STATUSES,
+  type CandidateRecord,
+  type CandidateRow,
+} from '../../../contract/candidates';
 import { formatDateTime, formatPersonName } from '../../../contract/format';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
+import { Button } from '../../ui/controls';
 import { ListView } from '../../ui/ListView';
+import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
 import { RowStatusToggle } from '../../ui/StatusToggle';
 import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
@@ -99,13 +106,53 @@ export function SearchPage() {
   );
 }
 
+/**
+ * "Documents": opens a candidate's stored uploads in a dialog. Given the record (the edit page), it shows
+ * them; given only the row (Indexed Candidates), it loads the record when opened, so the list's rows
+ * stay small.
+ */
+function ViewDocuments({ row, record }: { row: CandidateRow; record?: CandidateRecord }) {
+  // Whether the dialog is open is this button's own; the candidate it is about is its row.
+  const [open, setOpen] = useState(false);
+  const owner = formatPersonName(row);
+  return (
+    <>
+      <Button
+        variant="link"
+        className="whitespace-nowrap"
+        aria-label={record ? undefined : `View ${owner}'s documents`}
+        onClick={() => setOpen(true)}
+      >
+        {record ? 'View the stored documents' : 'View'}
+      </Button>
+      <DocumentsDialog open={open} onClose={() => setOpen(false)} owner={owner}>
+        {record ? (
+          <StoredDocuments uploads={record.uploads} owner={owner} />
+        ) : (
+          <LoadBoundary>
+            <Suspense fallback={<p className="text-slate-500">Loading the documents…</p>}>
+              <LoadedDocuments id={row.id} owner={owner} />
+            </Suspense>
+          </LoadBoundary>
+        )}
+      </DocumentsDialog>
+    </>
+  );
+}
+
+function LoadedDocuments({ id, owner }: { id: number; owner: string }) {
+  const record = useResource(`candidate-${id}`, () => loadCandidate(id));
+  return <StoredDocuments uploads={record.uploads} owner={owner} />;
+}
+
 function EditRecord({ id }: { id: number }) {
   const record = useResource(`candidate-${id}`, () => loadCandidate(id));
   return (
     <>
       <p className="mb-4 text-slate-700">
         <strong className="font-mono">{record.candidate_index}</strong> · {formatPersonName(record)} ·{' '}
-        {record.school.name} · indexed {formatDateTime(record.created_at)}
+        {record.school.name} · indexed {formatDateTime(record.created_at)} ·{' '}
+        <ViewDocuments row={record} record={record} />
       </p>
       <CandidateFormLoader key={record.id} record={record} />
     </>
@@ -157,12 +204,15 @@ export function IndexedPage() {
         action={{
           label: 'Documents',
           cell: (row) => (
-            <RowStatusToggle
-              list={list}
-              row={row}
-              choices={VERIFIED_CHOICES}
-              label={`Documents of ${formatPersonName(row)}`}
-            />
+            <div className="flex items-center gap-3">
+              <RowStatusToggle
+                list={list}
+                row={row}
+                choices={VERIFIED_CHOICES}
+                label={`Documents of ${formatPersonName(row)}`}
+              />
+              <ViewDocuments row={row} />
+            </div>
           ),
         }}
       />
