@@ -97,10 +97,10 @@ export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
   'candidate-index-form': 'Candidate index form',
 };
 
-/** Pages shown without header and sidebar: the spec's, and the password-reset page beside /login. */
+/** Pages shown without header and sidebar: the spec's, and the password pages beside /login. */
 export function isShellLess(path: string): boolean {
   return (
-    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE].includes(path) ||
+    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE, FORGOT_PASSWORD_PAGE].includes(path) ||
     path.startsWith(PRINT_DOCUMENT_PREFIX)
   );
 }
@@ -120,4 +120,6 @@ export const LOGIN_PATH = '/login';
 export const CONFIRM_CODE_PATH = '/auth-confirm-code';
 /** The public page where a mailed password-reset code is used (no shell, like /login). */
 export const RESET_PASSWORD_PAGE = '/reset-password';
+/** 'Forgot your password?': asks for a reset code by email, then goes on to RESET_PASSWORD_PAGE. */
+export const FORGOT_PASSWORD_PAGE = '/forgot-password';
 export const REDIRECT_PARAM = 'redirect-to';

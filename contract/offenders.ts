@@ -5,6 +5,7 @@
  * cannot be registered. The VineJS validator is in offenders.validators.ts.
  */
 
+import { formatDate } from './format';
 import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedRow } from './listed';
 
 /** POST `{ candidate_index, exam, offence, sanction, sanction_from, sanction_until? }`. */
@@ -18,7 +19,7 @@ export const OFFENDER_MESSAGES = {
   offenceRequired: 'Describe the offence',
   sanctionRequired: 'Enter the sanction',
   sanctionFromRequired: 'Enter the date the sanction starts',
-  dateInvalid: 'Enter a real date',
+  dateInvalid: 'Enter a real date (DD/MM/YYYY)',
   untilBeforeFrom: 'The sanction cannot end before it starts',
   recorded: 'The offence is recorded.',
   removed: 'The offence is removed from the list.',
@@ -36,17 +37,11 @@ export interface OffenderRow extends ListedRow {
   active: boolean;
 }
 
-/** 2027-06-30 as 30/06/2027, the way the board writes dates. */
-export function formatDay(isoDate: string): string {
-  const [year, month, day] = isoDate.split('-');
-  return `${day}/${month}/${year}`;
-}
-
 /** Why registration is refused while a sanction runs (both roles; the reason is the offence). */
 export function sanctionBlocksMessage(
   sanction: { sanction_until: string | null; offence: string },
   what: 'registered' | 'entered for a resit',
 ): string {
-  const until = sanction.sanction_until ? `until ${formatDay(sanction.sanction_until)}` : 'with no end date';
+  const until = sanction.sanction_until ? `until ${formatDate(sanction.sanction_until)}` : 'with no end date';
   return `This candidate is under an exam sanction ${until} (${sanction.offence}), so cannot be ${what}`;
 }

@@ -62,6 +62,9 @@ export const SCHOOL_CODE_PATTERN = /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$/;
 export const normaliseSchoolCode = (code: string) => code.trim().toUpperCase();
 
 export const SCHOOL_MESSAGES = {
+  /** What a suspended school's admin is told on the dashboard and above the registration list. */
+  suspendedNotice:
+    'You can still sign in, see your candidates and pay, but you cannot register candidates until the board lifts the suspension. Ask the board if you need to know why.',
   statusInvalid: 'Choose active or suspended',
   searchTooLong: 'This is too long',
   notFound: 'There is no such training school.',
@@ -108,6 +111,8 @@ export const RESET_CODE_TTL_HOURS = 24;
 export const RESET_MAX_ATTEMPTS = 5;
 
 export const RESET_PASSWORD_PATH = '/api/auth/reset-password';
+/** POST `{ email }` (public): mail a reset code to the account with this address, if there is one. */
+export const FORGOT_PASSWORD_PATH = '/api/auth/forgot-password';
 
 export const RESET_MESSAGES = {
   emailRequired: 'Email address is required',
@@ -118,4 +123,7 @@ export const RESET_MESSAGES = {
     'This code is wrong or no longer valid. Check the newest email, or ask the board for a new code.',
   passwordRequired: 'Enter a new password',
   done: 'Your password has been set. You can sign in with it now.',
+  /** The one answer to 'Forgot your password?', whether or not an account has the address. */
+  codeMailed:
+    'If an account uses this email address, a code to set a new password is on its way to it. It may take a few minutes to arrive.',
 } as const;

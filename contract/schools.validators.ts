@@ -50,6 +50,10 @@ const resetPasswordSchema = vine.object({
   password_confirmation: vine.string(),
 });
 
+const forgotPasswordSchema = vine.object({
+  email: vine.string().trim().maxLength(L.emailMax).email(),
+});
+
 const schoolMessages = {
   'code.required': S.codeRequired,
   'code.string': S.codeRequired,
@@ -107,3 +111,4 @@ export const schoolStatusValidator = formValidator(schoolStatusSchema, schoolMes
 export const schoolAdminValidator = formValidator(schoolAdminSchema, adminMessages);
 export const adminActiveValidator = formValidator(adminActiveSchema, adminMessages);
 export const resetPasswordValidator = formValidator(resetPasswordSchema, resetMessages);
+export const forgotPasswordValidator = formValidator(forgotPasswordSchema, resetMessages);

@@ -1,5 +1,6 @@
 import type { Gender } from './constants';
 import type { Role } from './roles';
+import type { SchoolStatus } from './schools';
 
 /** The signed-in user's profile (spec section 3, User). */
 export interface User {
@@ -12,8 +13,9 @@ export interface User {
   gender: Gender | null;
   user_role: Role;
   operator_id: string | null;
-  /** The school a school admin belongs to; null for board admins. */
-  training_school: { id: number; code: string; name: string } | null;
+  /** The school a school admin belongs to (its status, so a suspension is said before anything is
+   * refused); null for board admins. */
+  training_school: { id: number; code: string; name: string; status: SchoolStatus } | null;
   /** While an admin is signed in as this user: that admin. */
   impersonator: { id: number; name: string; email: string } | null;
 }

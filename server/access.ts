@@ -25,6 +25,7 @@ export const ACCESS_MATRIX: readonly AccessRule[] = [
   { method: 'POST', path: '/api/auth/resend-code', allow: 'public' },
   { method: 'POST', path: '/api/auth/logout', allow: SIGNED_IN },
   { method: 'POST', path: '/api/auth/reset-password', allow: 'public' },
+  { method: 'POST', path: '/api/auth/forgot-password', allow: 'public' },
   // Redeemed with the impersonated session's token, which is a school admin's.
   { method: 'POST', path: '/api/auth/switch-back-to-admin', allow: SCHOOL_ADMIN },
 

@@ -1,14 +1,8 @@
-/** The board's calendar: dates as they are in Lagos, whatever the server's clock zone. */
-const lagosDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Africa/Lagos',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+import { boardDay } from '../contract/format';
 
-/** Today in Lagos, YYYY-MM-DD. */
+/** Today in Lagos, YYYY-MM-DD: the board's calendar, whatever the server's clock zone. */
 export function boardToday(now = new Date()): string {
-  return lagosDate.format(now);
+  return boardDay(now);
 }
 
 /** The board's year in Lagos, as index numbers carry it. */

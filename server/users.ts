@@ -33,7 +33,9 @@ export async function findUserView(
     gender: user.gender === 'female' || user.gender === 'male' ? user.gender : null,
     user_role: user.role as User['user_role'],
     operator_id: user.operatorId,
-    training_school: school ? { id: school.id, code: school.code, name: school.name } : null,
+    training_school: school
+      ? { id: school.id, code: school.code, name: school.name, status: school.status }
+      : null,
     impersonator: impersonator ?? null,
   };
 }

@@ -1,6 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { CONFIRM_CODE_PATH, LOGIN_PATH, RESET_PASSWORD_PAGE } from '../contract/navigation';
+import {
+  CONFIRM_CODE_PATH,
+  FORGOT_PASSWORD_PAGE,
+  LOGIN_PATH,
+  RESET_PASSWORD_PAGE,
+} from '../contract/navigation';
 import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
@@ -12,6 +17,7 @@ const Shell = lazy(loadShell);
 const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
 // Public, and carries VineJS for its checks: its own chunk too.
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
+const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
 
 export function App() {
   return (
@@ -21,6 +27,11 @@ export function App() {
       <Route path={RESET_PASSWORD_PAGE}>
         <Suspense fallback={<Splash message="Loading…" />}>
           <ResetPasswordPage />
+        </Suspense>
+      </Route>
+      <Route path={FORGOT_PASSWORD_PAGE}>
+        <Suspense fallback={<Splash message="Loading…" />}>
+          <ForgotPasswordPage />
         </Suspense>
       </Route>
       <Route path="/print-document/:ending">

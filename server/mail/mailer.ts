@@ -38,12 +38,16 @@ export function createMailer(options: {
   }
   const dir = path.join(options.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // Two mails to one address in the same millisecond (a burst of reset requests) must not share a file.
+  let written = 0;
   return {
     async send(mail) {
       const info = await transport.sendMail({ from: options.from, ...mail });
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(dir, `${stamp}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
+      written += 1;
+      const sequence = String(written).padStart(6, '0');
+      const file = path.join(dir, `${stamp}-${sequence}-${mail.to.replace(/[^a-z0-9@._-]/gi, '_')}.eml`);
       await fs.writeFile(file, info.message as Buffer);
       options.log.info('mail.written', { to: mail.to, subject: mail.subject, file, text: mail.text });
     },

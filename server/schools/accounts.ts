@@ -100,14 +100,33 @@ export async function claimReset(db: Database, resetId: number): Promise<boolean
 
 /** The reset code's mail; the code is in the subject too, as with sign-in codes. */
 export async function mailResetCode(c: AppContext, email: string, code: string, newAccount: boolean) {
+  await sendResetMail(
+    c,
+    email,
+    code,
+    newAccount
+      ? 'An account has been made for you on the examinations board portal.'
+      : 'The examinations board has sent you a code to set a new password.',
+  );
+}
+
+/** The mail of 'Forgot your password?': the same code and words, asked for by the account's owner. */
+export async function mailRequestedResetCode(c: AppContext, email: string, code: string) {
+  await sendResetMail(
+    c,
+    email,
+    code,
+    'Someone, we hope you, asked the examinations board portal for a code to set a new password.',
+  );
+}
+
+async function sendResetMail(c: AppContext, email: string, code: string, opening: string) {
   const { mailer, config } = c.get('deps');
   await mailer.send({
     to: email,
     subject: `Your password reset code: ${code}`,
     text: [
-      newAccount
-        ? 'An account has been made for you on the examinations board portal.'
-        : 'The examinations board has sent you a code to set a new password.',
+      opening,
       '',
       `Your code is ${code}. It works once, for ${RESET_CODE_TTL_HOURS} hours.`,
       `Set your password at ${config.publicUrl}${RESET_PASSWORD_PAGE} with this email address and the code,`,

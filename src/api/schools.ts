@@ -1,11 +1,13 @@
 import { fromPromise } from 'xstate';
 import {
+  FORGOT_PASSWORD_PATH,
   RESET_PASSWORD_PATH,
   SCHOOL_PATHS,
   type SchoolAdminSummary,
   type SchoolRow,
 } from '../../contract/schools';
 import {
+  forgotPasswordValidator,
   resetPasswordValidator,
   schoolAdminValidator,
   schoolValidator,
@@ -97,5 +99,13 @@ export const resetPassword = fromPromise<{ message?: string }, FormValues>(async
   };
   await checkInBrowser(resetPasswordValidator, body);
   const response = await call(RESET_PASSWORD_PATH, { method: 'POST', body });
+  return { message: messageOf(response) };
+});
+
+/** 'Forgot your password?': asks for a code to be mailed to the address; one answer whatever it is. */
+export const requestResetCode = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
+  const body = { email: text(input, 'email') };
+  await checkInBrowser(forgotPasswordValidator, body);
+  const response = await call(FORGOT_PASSWORD_PATH, { method: 'POST', body });
   return { message: messageOf(response) };
 });

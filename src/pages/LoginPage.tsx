@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
-import { CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
+import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { useActors, useSession } from '../app/actors';
 import { loadShell } from '../app/chunks';
 import { redirectTarget } from '../app/redirect';
@@ -64,7 +64,10 @@ export function LoginPage() {
           Sign in
         </Button>
         <p className="text-xs text-slate-500">We will email you a 6-digit code to confirm it is you.</p>
-        <p className="text-sm">
+        <p className="flex flex-wrap justify-between gap-2 text-sm">
+          <Link href={FORGOT_PASSWORD_PAGE} className="text-brand-700 hover:underline">
+            Forgot your password?
+          </Link>
           <Link href={RESET_PASSWORD_PAGE} className="text-brand-700 hover:underline">
             Reset your password with a code
           </Link>

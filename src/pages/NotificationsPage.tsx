@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { formatDateTime } from '../../contract/format';
 import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
@@ -43,7 +44,7 @@ function NotificationList({ tab }: { tab: Tab }) {
                     <p className="font-medium">{item.title}</p>
                     <p className="text-xs text-slate-500">
                       {item.school ? `${item.school.name} (${item.school.code}) · ` : ''}
-                      {new Date(item.created_at).toLocaleString()}
+                      {formatDateTime(item.created_at)}
                     </p>
                     <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
                   </div>

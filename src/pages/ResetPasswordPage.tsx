@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
 import { LOGIN_PATH } from '../../contract/navigation';
 import { PASSWORD_MIN_LENGTH } from '../../contract/profile';
@@ -19,6 +19,10 @@ const machine = formDialogMachine.provide({ actors: { submit: resetPassword } })
  * dialog machine, started open: success closes it, which this page shows as done.
  */
 export default function ResetPasswordPage() {
+  // Coming from 'Forgot your password?': the address is filled in and the page says a code is coming.
+  const params = new URLSearchParams(useSearch());
+  const givenEmail = params.get('email') ?? undefined;
+  const codeAsked = params.get('sent') === '1';
   const form = useActorRef(machine, {
     input: { successMessage: RESET_MESSAGES.done },
     snapshot: machine.resolveState({
@@ -55,8 +59,9 @@ export default function ResetPasswordPage() {
   return (
     <AuthLayout title="Reset your password">
       <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
+        {codeAsked && <Alert tone="info">{RESET_MESSAGES.codeMailed}</Alert>}
         <p className="text-sm text-slate-600">
-          Enter your email address, the {CONFIRM_CODE_LENGTH}-digit code the board emailed you, and your new
+          Enter your email address, the {CONFIRM_CODE_LENGTH}-digit code we emailed you, and your new
           password.
         </p>
         {view.error && <Alert tone="error">{view.error}</Alert>}
@@ -66,6 +71,7 @@ export default function ResetPasswordPage() {
           type="email"
           autoComplete="username"
           inputMode="email"
+          defaultValue={givenEmail}
           error={fieldError('email')}
         />
         <TextField
@@ -74,6 +80,7 @@ export default function ResetPasswordPage() {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={CONFIRM_CODE_LENGTH}
+          autoFocus={Boolean(givenEmail)}
           error={fieldError('code')}
         />
         <NewPasswordFields fieldError={fieldError} hint={`At least ${PASSWORD_MIN_LENGTH} characters`} />

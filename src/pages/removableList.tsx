@@ -1,6 +1,7 @@
 import { useActorRef } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
 import type { PromiseActorLogic } from 'xstate';
+import { formatPersonName } from '../../contract/format';
 import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
 import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
 import { removeFromList } from '../api/listedRows';
@@ -17,8 +18,7 @@ import { usePagedList } from './pagedList';
  * (`list.act`), each after a confirmation.
  */
 
-export const candidateName = (c: ListedCandidate) =>
-  [c.first_name, c.middle_name, c.last_name].filter(Boolean).join(' ');
+export const candidateName = (c: ListedCandidate) => formatPersonName(c);
 
 /** The add dialog, opened by a button of the same label. `submit` is told what to do once the row is added. */
 export interface AddDialog {

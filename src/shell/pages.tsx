@@ -8,6 +8,7 @@ import {
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
 import { Button } from '../ui/controls';
+import { SuspendedSchoolNotice } from '../ui/SuspendedSchoolNotice';
 
 /** The plain pages of the shell; each area's real screens replace AreaBeingBuilt in its own issue. */
 
@@ -42,8 +43,9 @@ export function OverviewPage() {
   if (!user) return null;
   return (
     <section>
-      <h1 className="text-2xl font-semibold">Dashboard</h1>
-      <div className="mt-4 rounded-md bg-white p-6 ring-1 ring-slate-200">
+      <h1 className="mb-4 text-2xl font-semibold">Dashboard</h1>
+      <SuspendedSchoolNotice />
+      <div className="rounded-md bg-white p-6 ring-1 ring-slate-200">
         <p className="text-lg">Welcome, {user.name}.</p>
         <p className="mt-1 text-slate-600">
           {ROLE_LABELS[user.user_role]}

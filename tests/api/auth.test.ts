@@ -115,7 +115,7 @@ describe('the sign-in, step by step', () => {
     expect(me.body.data).toMatchObject({
       email: SCHOOL1,
       user_role: 'school_admin',
-      training_school: { code: 'SHT-IB', name: 'School of Health Technology, Ibadan' },
+      training_school: { code: 'SHT-IB', name: 'School of Health Technology, Ibadan', status: 'active' },
     });
     for (const body of [JSON.stringify(confirmed.body), JSON.stringify(me.body)]) {
       expect(body).not.toContain(passwordHash);

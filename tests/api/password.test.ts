@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { PASSWORD_MESSAGES } from '../../contract/profile';
+import { FORGOT_PASSWORD_PATH, RESET_MESSAGES, RESET_PASSWORD_PATH } from '../../contract/schools';
 import { issueToken } from '../../server/auth/tokens';
 import { accessTokens, auditLog, signInChallenges, throttleHits, users } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
@@ -294,5 +297,112 @@ describe('who may change a password', () => {
       .where(and(eq(accessTokens.userId, schoolId), isNull(accessTokens.revokedAt)));
     expect(live.length).toBeGreaterThan(0);
     await t.signIn(SCHOOL1, DEMO_PASSWORD);
+  });
+});
+
+describe("'Forgot your password?' (POST /api/auth/forgot-password)", () => {
+  const MAILED = { success: true, message: RESET_MESSAGES.codeMailed };
+  const forgot = (email: unknown) => t.request('POST', FORGOT_PASSWORD_PATH, { json: { email } });
+
+  /** The reset codes mailed to this address, oldest first. */
+  function resetCodesTo(email: string): string[] {
+    const dir = path.join(t.dataDir, 'mail');
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith(`-${email}.eml`))
+      .sort()
+      .map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))
+      .map((mail) => /^Subject: Your password reset code: (\d{6})$/m.exec(mail)?.[1])
+      .filter((code): code is string => Boolean(code));
+  }
+
+  /** The mail goes out after the answer: wait until `count` codes have come. */
+  async function waitForCodes(email: string, count: number): Promise<string[]> {
+    await expect.poll(() => resetCodesTo(email).length, { timeout: 5_000 }).toBe(count);
+    return resetCodesTo(email);
+  }
+
+  it('answers the same for an account, an unknown address and a deactivated account; only the account gets a code', async () => {
+    const user = await freshUser('school_admin');
+    const gone = await freshUser('school_admin');
+    await db().update(users).set({ active: false }).where(eq(users.id, gone.id));
+    const unknown = 'nobody.here@example.org';
+
+    for (const email of [unknown, gone.email, user.email.toUpperCase()]) {
+      const response = await forgot(email);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(MAILED);
+    }
+    const [code] = await waitForCodes(user.email, 1);
+    expect(resetCodesTo(unknown)).toEqual([]);
+    expect(resetCodesTo(gone.email)).toEqual([]);
+
+    // The mailed code sets the password, once, and the new one signs in.
+    const reset = await t.request('POST', RESET_PASSWORD_PATH, {
+      json: { email: user.email, code, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+    });
+    expect(reset.status).toBe(200);
+    expect(reset.body).toEqual({ success: true, message: RESET_MESSAGES.done });
+    expect(await t.signIn(user.email, NEW_PASSWORD)).toBeTruthy();
+
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'user.password_reset_requested'))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(entry).toMatchObject({ actorId: user.id, entity: 'user', entityId: String(user.id) });
+    expect(JSON.stringify(entry.after)).not.toContain(code);
+  });
+
+  it('a new request voids the code mailed before it: only the newest mail counts', async () => {
+    const user = await freshUser();
+    await forgot(user.email);
+    await waitForCodes(user.email, 1);
+    await forgot(user.email);
+    const [first, second] = await waitForCodes(user.email, 2);
+    const setWith = (code: string) =>
+      t.request('POST', RESET_PASSWORD_PATH, {
+        json: { email: user.email, code, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
+      });
+    if (first !== second) expect((await setWith(first)).status).toBe(422);
+    expect((await setWith(second)).status).toBe(200);
+  });
+
+  it('holds its limit per email under a parallel burst: 5 an hour, whether or not the account exists', async () => {
+    const user = await freshUser();
+    for (const email of [user.email, 'nobody.burst@example.org']) {
+      const answers = await Promise.all(Array.from({ length: 12 }, () => forgot(email)));
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+      for (const answer of answers.filter((a) => a.status === 429)) {
+        expect(answer.body).toEqual({ success: false, message: AUTH_MESSAGES.tooManyAttempts });
+      }
+    }
+    await waitForCodes(user.email, 5);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(resetCodesTo(user.email)).toHaveLength(5);
+  });
+
+  it('holds its limit per address under a parallel burst: 20 an hour from one address', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => forgot(`stranger${i}@example.org`)),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(20).fill(200), ...Array(10).fill(429)]);
+  });
+
+  it.each([
+    ['', RESET_MESSAGES.emailRequired],
+    ['not-an-email', RESET_MESSAGES.emailInvalid],
+    [42, RESET_MESSAGES.emailInvalid],
+    ['a\u0000b@example.org', RESET_MESSAGES.emailInvalid],
+    [`${'a'.repeat(300)}@example.org`, RESET_MESSAGES.emailInvalid],
+  ])('refuses %j beside the field (422), and counts no try', async (email, message) => {
+    const response = await forgot(email);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ success: false, message: { email: [message] } });
+    expect(await db().select().from(throttleHits)).toEqual([]);
   });
 });

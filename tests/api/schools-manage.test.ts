@@ -203,6 +203,9 @@ describe('the status', () => {
   it("a suspended school's admin still signs in and sees their records, but cannot register", async () => {
     await post(SCHOOL_PATHS.status(ibadan), { status: 'suspended' });
     const token = await t.signIn('school1@example.org');
+    // Their profile says so, so the portal can tell them before they try.
+    const profile = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
+    expect(profile.body.data.training_school).toMatchObject({ code: 'SHT-IB', status: 'suspended' });
     const list = await t.request('GET', CANDIDATE_PATHS.registered.school_admin, { token });
     expect(list.status).toBe(200);
     expect(list.body.data.items.map((row: { id: number }) => row.id)).toContain(ibCandidate);
@@ -215,6 +218,8 @@ describe('the status', () => {
     expect(register.body.message).toBe(R.registrationSchoolSuspended);
 
     await post(SCHOOL_PATHS.status(ibadan), { status: 'active' });
+    const active = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
+    expect(active.body.data.training_school).toMatchObject({ code: 'SHT-IB', status: 'active' });
     const again = await post(
       CANDIDATE_PATHS.regStatus.school_admin(ibCandidate),
       { reg_status: 'registered' },

@@ -131,6 +131,9 @@ describe('printable documents (spec section 2)', () => {
   it('shows /login and /auth-confirm-code without the shell, and the print index and the rest with it', () => {
     expect(isShellLess('/login')).toBe(true);
     expect(isShellLess('/auth-confirm-code')).toBe(true);
+    // The password pages beside /login: whoever opens them is not signed in.
+    expect(isShellLess('/reset-password')).toBe(true);
+    expect(isShellLess('/forgot-password')).toBe(true);
     expect(isShellLess('/print-document')).toBe(false);
     for (const entry of SIDEBAR) expect(isShellLess(entry.path), entry.path).toBe(false);
   });

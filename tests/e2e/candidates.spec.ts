@@ -7,6 +7,18 @@ const PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
 
+/** A candidate's id, from the board's list, as the edit page's address carries it. */
+async function candidateIdOf(page: Page, candidateIndex: string): Promise<number> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'token')!.value;
+  const response = await page.request.get(
+    `/api/admin/candidates?search=${encodeURIComponent(candidateIndex)}`,
+    {
+      headers: { Authorization: `Bearer ${decodeURIComponent(token)}` },
+    },
+  );
+  return (await response.json()).data.items[0].id;
+}
+
 async function openIndexForm(page: Page) {
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -51,6 +63,25 @@ test('an empty form shows each of the spec messages beside its field', async ({ 
   await expect(page.getByLabel('First name *')).toHaveValue('Al');
 });
 
+test("the date of birth is typed as DD/MM/YYYY; an impossible date shows the spec's message", async ({
+  page,
+}) => {
+  await signIn(page, 'admin@example.org');
+  await openIndexForm(page);
+  const dateOfBirth = page.getByLabel('Date of birth *');
+  await dateOfBirth.fill('31/02/2002');
+  await page.getByRole('button', { name: 'Index candidate' }).click();
+  await expect(page.getByText('Enter validate date of birth (DD/MM/YYYY)', { exact: true })).toBeVisible();
+  await expect(page.getByText('Date of birth is required', { exact: true })).toHaveCount(0);
+  await expect(dateOfBirth).toHaveValue('31/02/2002');
+  // The calendar beside it writes its choice the board's way.
+  await expect(page.getByRole('button', { name: 'Calendar for Date of birth' })).toBeVisible();
+  await page.locator('input[type="date"]').fill('2002-05-17');
+  await expect(dateOfBirth).toHaveValue('17/05/2002');
+  await page.getByRole('button', { name: 'Index candidate' }).click();
+  await expect(page.getByText('Enter validate date of birth (DD/MM/YYYY)', { exact: true })).toHaveCount(0);
+});
+
 test('a photo of 2,000,001 bytes is refused as too large, and the rest of the form is kept', async ({
   page,
 }) => {
@@ -73,7 +104,7 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   await page.getByLabel('Title').selectOption('Miss');
   await page.getByLabel('First name *').fill('Ngozi');
   await page.getByLabel('Last name *').fill('Adebayo');
-  await page.getByLabel('Date of birth *').fill('2002-05-17');
+  await page.getByLabel('Date of birth *').fill('17/05/2002');
   await page.getByLabel('Gender *').selectOption('female');
   await page.getByLabel('Marital status *').selectOption('S');
   await page.getByLabel('Nationality *').selectOption('NG');
@@ -97,6 +128,45 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   const index = page.getByTestId('candidate-index');
   await expect(index).toHaveText(/^WHB\/\d{2}\/A1\/\d{6}$/);
   const candidateIndex = (await index.textContent())!;
+
+  // The board checks the stored documents from Indexed Candidates: the photo opens in a dialog, the
+  // PDF certificate in a new tab.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Indexed Candidates' })
+    .click();
+  await page.getByLabel('Name or index number').fill(candidateIndex);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const indexedRow = page.getByRole('row').filter({ hasText: candidateIndex });
+  await expect(indexedRow).toHaveCount(1);
+  await indexedRow.getByRole('button', { name: "View Ngozi Adebayo's documents" }).click();
+  const documents = page.getByRole('dialog', { name: 'Documents of Ngozi Adebayo' });
+  const certificate = documents.getByRole('link', { name: "Open O'Level certificate (PDF, in a new tab)" });
+  await expect(certificate).toHaveAttribute('target', '_blank');
+  await expect(certificate).toHaveAttribute('rel', 'noopener');
+  const pdf = await page.request.get((await certificate.getAttribute('href'))!);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  await documents.getByRole('button', { name: 'View Candidate profile photo' }).click();
+  const photo = documents.getByRole('img', { name: 'Candidate profile photo of Ngozi Adebayo' });
+  await expect(photo).toBeVisible();
+  // Loaded, not a broken image: the file route let the board admin's cookie in.
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await documents.getByRole('button', { name: 'Back to the documents' }).click();
+  await expect(certificate).toBeVisible();
+  // The dialog keeps the keyboard inside, and Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(documents).toBeHidden();
+
+  // The same documents from the edit page.
+  await page.goto(`/candidate/edit-candidate?id=${await candidateIdOf(page, candidateIndex)}`);
+  await page.getByRole('button', { name: 'View the stored documents' }).click();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Documents of Ngozi Adebayo' })
+      .getByRole('link', { name: /O'Level certificate/ }),
+  ).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
   // The school admin of SHT-IB registers the candidate from their list.
   await page.getByRole('button', { name: /profile menu/ }).click();

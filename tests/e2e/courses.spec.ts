@@ -56,7 +56,7 @@ test('closing indexing on /courses makes the candidate index form refuse that co
   await expect(courseHeader.locator(`option[value="${CODE}"]`)).toHaveText(/\(indexing closed\)$/);
   await page.getByLabel('First name *').fill('Folasade');
   await page.getByLabel('Last name *').fill('Ogunleye');
-  await page.getByLabel('Date of birth *').fill('2001-09-03');
+  await page.getByLabel('Date of birth *').fill('03/09/2001');
   await page.getByLabel('Gender *').selectOption('female');
   await page.getByLabel('Marital status *').selectOption('S');
   await page.getByLabel('Nationality *').selectOption('NG');

@@ -31,8 +31,10 @@ test('an admin records an offence; the candidate then cannot be registered, and 
   await dialog.getByLabel('Exam', { exact: true }).fill('May 2026 Professional Examination');
   await dialog.getByLabel('Offence', { exact: true }).fill('Exam malpractice');
   await dialog.getByLabel('Sanction', { exact: true }).fill('Barred from the next two exams');
-  await dialog.getByLabel('Sanction from').fill(boardDay(-1));
-  await dialog.getByLabel('Sanction until').fill(until);
+  // Dates are typed as the board writes them, DD/MM/YYYY.
+  const dmy = until.split('-').reverse().join('/');
+  await dialog.getByLabel('Sanction from', { exact: true }).fill(boardDay(-1).split('-').reverse().join('/'));
+  await dialog.getByLabel('Sanction until', { exact: true }).fill(dmy);
   await dialog.getByRole('button', { name: 'Record' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('The offence is recorded.')).toBeVisible();
@@ -51,7 +53,6 @@ test('an admin records an offence; the candidate then cannot be registered, and 
   await expect(row).toHaveCount(1);
   const status = row.getByLabel(`Registration status of Bisola ${lastName}`);
   await status.selectOption('registered');
-  const dmy = until.split('-').reverse().join('/');
   await expect(row.getByRole('alert')).toHaveText(
     `This candidate is under an exam sanction until ${dmy} (Exam malpractice), so cannot be registered`,
   );

@@ -117,10 +117,17 @@ test.describe('suspending a school', () => {
     const schoolContext = await browser.newContext();
     const school = await schoolContext.newPage();
     await signIn(school, 'school1@example.org');
+    // Told on the dashboard and above the registration list, before trying anything.
+    const notice = school
+      .getByRole('status')
+      .filter({ hasText: `${IBADAN} (SHT-IB) is suspended by the board.` });
+    await expect(notice).toContainText('you cannot register candidates until the board lifts the suspension');
     await school
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Registered Candidates' })
       .click();
+    await expect(school.getByRole('heading', { name: 'Registered Candidates' })).toBeVisible();
+    await expect(notice).toBeVisible();
     await school.getByLabel('Name or index number').fill(index);
     await school.getByRole('button', { name: 'Search' }).click();
     await listSettled(school);

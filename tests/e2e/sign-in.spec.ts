@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { SIDEBAR } from '../../contract/navigation';
-import { signIn } from './support';
+import { SCHOOL_PATHS } from '../../contract/schools';
+import { uniqueLetters } from './indexing';
+import { apiSignIn, readMailedCode, signIn } from './support';
 
 const labelsFor = (role: 'admin' | 'school_admin') =>
   SIDEBAR.filter((entry) => entry.roles.includes(role)).map((entry) => entry.label);
@@ -91,4 +93,59 @@ test('a wrong password is refused beside the field and the typed email stays', a
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
   await expect(page.getByLabel('Email address')).toHaveValue('school2@example.org');
+});
+
+test("'Forgot your password?' mails a code to the account's address, and the code sets a new password", async ({
+  page,
+  request,
+}) => {
+  // An account of its own, so the demo sign-ins keep their passwords.
+  const admin = await apiSignIn(request, 'admin@example.org');
+  const headers = { Authorization: `Bearer ${admin}` };
+  const schools = await request.get(`${SCHOOL_PATHS.list}?search=SHT-IB`, { headers });
+  const school = (await schools.json()).data.items.find((row: { code: string }) => row.code === 'SHT-IB');
+  const email = `forgetful.${uniqueLetters().toLowerCase()}@example.org`;
+  const added = await request.post(SCHOOL_PATHS.admins(school.id), {
+    headers,
+    data: { name: 'Kemi Forgetful', email },
+  });
+  expect(added.status()).toBe(200);
+
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  // Refused in the user's words, and nothing is sent.
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(page.getByLabel('Email address')).toHaveAccessibleDescription('Email address is required');
+
+  const since = Date.now() - 1000;
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(page).toHaveURL(/\/reset-password\?/);
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'a code to set a new password is on its way' }),
+  ).toBeVisible();
+  await expect(page.getByLabel('Email address')).toHaveValue(email);
+
+  const code = await readMailedCode(email, since, 'Your password reset code');
+  await page.getByLabel('Code from the email').fill(code);
+  await page.getByLabel('New password').fill('a-forgotten-one-2026');
+  await page.getByLabel('Confirm password').fill('a-forgotten-one-2026');
+  await page.getByRole('button', { name: 'Set my password' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your password has been set' })).toBeVisible();
+  await signIn(page, email, '/login', 'a-forgotten-one-2026');
+  await expect(page.getByText('Welcome, Kemi Forgetful.')).toBeVisible();
+});
+
+test("'Forgot your password?' answers an address with no account exactly as one with an account", async ({
+  page,
+}) => {
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email address').fill('nobody.at.all@example.org');
+  await page.getByRole('button', { name: 'Email me a code' }).click();
+  await expect(page).toHaveURL(/\/reset-password\?/);
+  await expect(
+    page.getByRole('status').filter({ hasText: 'a code to set a new password is on its way' }),
+  ).toBeVisible();
 });

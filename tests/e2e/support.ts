@@ -6,9 +6,13 @@ import { E2E_DATA_DIR } from '../../playwright.config';
 
 export const DEMO_PASSWORD = 'demo-password';
 
-/** The newest sign-in code mailed to this address after `since`, read from DATA_DIR/mail as a person
- * without a mail server would. */
-export async function readMailedCode(email: string, since: number): Promise<string> {
+/** The newest sign-in code (or, with its `subject`, another code) mailed to this address after `since`,
+ * read from DATA_DIR/mail as a person without a mail server would. */
+export async function readMailedCode(
+  email: string,
+  since: number,
+  subject = 'Your sign-in code',
+): Promise<string> {
   const dir = path.join(E2E_DATA_DIR, 'mail');
   let code: string | null = null;
   await expect
@@ -23,10 +27,11 @@ export async function readMailedCode(email: string, since: number): Promise<stri
           .sort()
           .pop();
         if (!newest) return null;
-        code = /^Subject: Your sign-in code: (\d{6})$/m.exec(fs.readFileSync(newest, 'utf8'))?.[1] ?? null;
+        const pattern = new RegExp(`^Subject: ${subject}: (\\d{6})$`, 'm');
+        code = pattern.exec(fs.readFileSync(newest, 'utf8'))?.[1] ?? null;
         return code;
       },
-      { message: `a sign-in code mailed to ${email}` },
+      { message: `a code mailed to ${email} (${subject})` },
     )
     .not.toBeNull();
   return code!;

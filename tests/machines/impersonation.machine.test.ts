@@ -41,7 +41,7 @@ const started: ImpersonationStarted = {
   user: asUser({
     ...schoolAdmin,
     user_role: 'school_admin',
-    training_school: { id: 3, code: 'TS003', name: 'Lagos School of Nursing' },
+    training_school: { id: 3, code: 'TS003', name: 'Lagos School of Nursing', status: 'active' },
     impersonator: { id: 1, name: 'Board Admin', email: 'admin@board.example.org' },
   }),
   access_token: '2|school-admin-token',

@@ -23,7 +23,7 @@ const user: User = {
   gender: 'female',
   user_role: 'school_admin',
   operator_id: null,
-  training_school: { id: 3, code: 'TS003', name: 'Lagos School of Nursing' },
+  training_school: { id: 3, code: 'TS003', name: 'Lagos School of Nursing', status: 'active' },
   impersonator: null,
 };
 const reloadedUser: User = { ...user, name: 'Ada Obi-Eze' };

@@ -29,7 +29,8 @@ async function fillRequired(user: UserEvent, firstName: string) {
   await user.selectOptions(screen.getByLabelText('Title'), 'Mr');
   await user.type(screen.getByLabelText('First name *'), firstName);
   await user.type(screen.getByLabelText('Last name *'), 'Okafor');
-  await user.type(screen.getByLabelText('Date of birth *'), '2001-03-09');
+  // Typed as the board writes dates; the form sends 2001-03-09, the only form the API takes.
+  await user.type(screen.getByLabelText('Date of birth *'), '09/03/2001');
   await user.selectOptions(screen.getByLabelText('Gender *'), 'male');
   await user.selectOptions(screen.getByLabelText('Marital status *'), 'S');
   await user.selectOptions(screen.getByLabelText('Nationality *'), 'NG');
@@ -62,6 +63,26 @@ describe('the candidate index form', () => {
     expect(screen.getByLabelText('Last name *')).toHaveValue('Okafor');
     actors.stopAll();
   });
+
+  it.each(['31/02/2001', '9/3/01', '2001/03/09'])(
+    "an impossible or malformed date of birth (%j) shows the spec's message, and keeps what was typed",
+    async (typed) => {
+      const user = userEvent.setup();
+      const actors = await renderForm();
+      const dateOfBirth = screen.getByLabelText('Date of birth *');
+      await user.type(dateOfBirth, typed);
+      await user.click(screen.getByRole('button', { name: 'Index candidate' }));
+      await waitFor(() => expect(dateOfBirth).toHaveAttribute('aria-invalid', 'true'));
+      expect(dateOfBirth).toHaveAccessibleDescription(
+        expect.stringContaining('Enter validate date of birth (DD/MM/YYYY)'),
+      );
+      expect(dateOfBirth).not.toHaveAccessibleDescription(
+        expect.stringContaining('Date of birth is required'),
+      );
+      expect(dateOfBirth).toHaveValue(typed);
+      actors.stopAll();
+    },
+  );
 
   it('indexes a valid candidate with a photo, shows the board index number, and starts the next one empty', async () => {
     const user = userEvent.setup();

@@ -15,12 +15,13 @@ import {
   type CandidateRecord,
   type UploadField,
 } from '../../../contract/candidates';
+import { formatPersonName } from '../../../contract/format';
 import { GENDERS, MARITAL_STATUSES, UPLOAD_LIMIT_BYTES } from '../../../contract/constants';
 import { candidateFormMachine } from '../../../machines/candidateForm.machine';
 import { submitCandidate, validateCandidate } from '../../api/candidates';
 import { useFormOptions, useNationalities } from '../../app/formOptions';
 import { useNotify } from '../../app/notify';
-import { Alert, Button, SelectField, TextField } from '../../ui/controls';
+import { Alert, Button, DateField, SelectField, TextField } from '../../ui/controls';
 import { formValuesOf } from '../../ui/formValues';
 
 const newKey = () => crypto.randomUUID();
@@ -175,7 +176,7 @@ export function CandidateForm({
       <section className="rounded-lg bg-white p-6 ring-1 ring-slate-200" role="status">
         <h2 className="text-lg font-semibold">Candidate indexed</h2>
         <p className="mt-2 text-slate-700">
-          {view.result.first_name} {view.result.last_name} has the index number{' '}
+          {formatPersonName(view.result)} has the index number{' '}
           <strong className="font-mono" data-testid="candidate-index">
             {view.result.candidate_index}
           </strong>
@@ -236,10 +237,10 @@ export function CandidateForm({
           defaultValue={value('last_name')}
           error={error('last_name')}
         />
-        <TextField
+        <DateField
           label="Date of birth *"
           name="date_of_birth"
-          type="date"
+          autoComplete="bday"
           defaultValue={value('date_of_birth')}
           error={error('date_of_birth')}
         />

@@ -1,12 +1,21 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { CANDIDATE_PATHS, REG_STATUSES, type CandidateRow } from '../../../contract/candidates';
+import {
+  CANDIDATE_PATHS,
+  REG_STATUSES,
+  type CandidateRecord,
+  type CandidateRow,
+} from '../../../contract/candidates';
+import { formatDateTime, formatPersonName } from '../../../contract/format';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
+import { Button } from '../../ui/controls';
 import { ListView } from '../../ui/ListView';
+import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
 import { RowStatusToggle } from '../../ui/StatusToggle';
+import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
 import { CandidateTable } from './CandidateTable';
 import { useCandidateList, type CandidateListRef } from './useCandidateList';
@@ -97,13 +106,53 @@ export function SearchPage() {
   );
 }
 
+/**
+ * "Documents": opens a candidate's stored uploads in a dialog. Given the record (the edit page), it shows
+ * them; given only the row (Indexed Candidates), it loads the record when opened, so the list's rows
+ * stay small.
+ */
+function ViewDocuments({ row, record }: { row: CandidateRow; record?: CandidateRecord }) {
+  // Whether the dialog is open is this button's own; the candidate it is about is its row.
+  const [open, setOpen] = useState(false);
+  const owner = formatPersonName(row);
+  return (
+    <>
+      <Button
+        variant="link"
+        className="whitespace-nowrap"
+        aria-label={record ? undefined : `View ${owner}'s documents`}
+        onClick={() => setOpen(true)}
+      >
+        {record ? 'View the stored documents' : 'View'}
+      </Button>
+      <DocumentsDialog open={open} onClose={() => setOpen(false)} owner={owner}>
+        {record ? (
+          <StoredDocuments uploads={record.uploads} owner={owner} />
+        ) : (
+          <LoadBoundary>
+            <Suspense fallback={<p className="text-slate-500">Loading the documents…</p>}>
+              <LoadedDocuments id={row.id} owner={owner} />
+            </Suspense>
+          </LoadBoundary>
+        )}
+      </DocumentsDialog>
+    </>
+  );
+}
+
+function LoadedDocuments({ id, owner }: { id: number; owner: string }) {
+  const record = useResource(`candidate-${id}`, () => loadCandidate(id));
+  return <StoredDocuments uploads={record.uploads} owner={owner} />;
+}
+
 function EditRecord({ id }: { id: number }) {
   const record = useResource(`candidate-${id}`, () => loadCandidate(id));
   return (
     <>
       <p className="mb-4 text-slate-700">
-        <strong className="font-mono">{record.candidate_index}</strong> · {record.first_name}{' '}
-        {record.last_name} · {record.school.name}
+        <strong className="font-mono">{record.candidate_index}</strong> · {formatPersonName(record)} ·{' '}
+        {record.school.name} · indexed {formatDateTime(record.created_at)} ·{' '}
+        <ViewDocuments row={record} record={record} />
       </p>
       <CandidateFormLoader key={record.id} record={record} />
     </>
@@ -155,12 +204,15 @@ export function IndexedPage() {
         action={{
           label: 'Documents',
           cell: (row) => (
-            <RowStatusToggle
-              list={list}
-              row={row}
-              choices={VERIFIED_CHOICES}
-              label={`Documents of ${row.first_name} ${row.last_name}`}
-            />
+            <div className="flex items-center gap-3">
+              <RowStatusToggle
+                list={list}
+                row={row}
+                choices={VERIFIED_CHOICES}
+                label={`Documents of ${formatPersonName(row)}`}
+              />
+              <ViewDocuments row={row} />
+            </div>
           ),
         }}
       />
@@ -180,6 +232,8 @@ export function RegisteredPage() {
   return (
     <section>
       <Heading>Registered Candidates</Heading>
+      {/* A suspended school's admin is told before they try; the server refuses anyway. */}
+      <SuspendedSchoolNotice />
       <CandidateList
         list={list}
         show={
@@ -189,7 +243,7 @@ export function RegisteredPage() {
         action={{
           label: 'Registration',
           cell: (row) => {
-            const name = `${row.first_name} ${row.last_name}`;
+            const name = formatPersonName(row);
             return (
               <RowStatusToggle
                 list={list}

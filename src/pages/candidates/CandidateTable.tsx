@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CandidateRow } from '../../../contract/candidates';
+import { formatPersonName } from '../../../contract/format';
 import type { Page } from '../../../contract/pagination';
 import { ListTable } from '../../ui/ListView';
 
@@ -25,9 +26,7 @@ export function CandidateTable({
       {data.items.map((row) => (
         <tr key={row.id}>
           <td className="px-4 py-2 font-mono whitespace-nowrap">{row.candidate_index}</td>
-          <td className="px-4 py-2">
-            {row.last_name}, {row.first_name} {row.middle_name ?? ''}
-          </td>
+          <td className="px-4 py-2">{formatPersonName(row)}</td>
           <td className="whitespace-nowrap px-4 py-2" title={row.school.name}>
             {row.school.code}
           </td>

@@ -2,17 +2,17 @@ import {
   OFFENCE_LIMITS as L,
   OFFENDER_MESSAGES,
   OFFENDER_PATHS,
-  formatDay,
   type OffenderRow,
 } from '../../../contract/offenders';
+import { formatDate } from '../../../contract/format';
 import { recordOffence } from '../../api/offenders';
-import { TextAreaField, TextField } from '../../ui/controls';
+import { DateField, TextAreaField, TextField } from '../../ui/controls';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
 /** Exam Offenders (/candidate/offender/candidate-exam-offenders, admin): the list, recording, removal. */
 
 const period = (row: OffenderRow) =>
-  `${formatDay(row.sanction_from)} to ${row.sanction_until ? formatDay(row.sanction_until) : 'indefinitely'}`;
+  `${formatDate(row.sanction_from)} to ${row.sanction_until ? formatDate(row.sanction_until) : 'indefinitely'}`;
 
 const columns: Column<OffenderRow>[] = [
   { header: 'School', cell: (row) => row.candidate.school.code },
@@ -71,16 +71,10 @@ export default function OffendersPage() {
             error={fieldError('sanction')}
           />
           <div className="grid gap-3 sm:grid-cols-2">
-            <TextField
-              label="Sanction from"
-              name="sanction_from"
-              type="date"
-              error={fieldError('sanction_from')}
-            />
-            <TextField
+            <DateField label="Sanction from" name="sanction_from" error={fieldError('sanction_from')} />
+            <DateField
               label="Sanction until"
               name="sanction_until"
-              type="date"
               hint="Leave empty for an indefinite sanction"
               error={fieldError('sanction_until')}
             />
