@@ -28,6 +28,26 @@ export async function isLimited(db: Database, limits: Limit[]): Promise<boolean>
   return false;
 }
 
+/**
+ * Takes one hit of the limit if it has room, and answers whether it did. The check and the record are
+ * one statement, behind a lock on the bucket held to the end of the caller's transaction (call it in
+ * one), so requests sent all at once cannot each count the same free place: under READ COMMITTED each
+ * statement sees what the ones before it committed. A refused request records nothing.
+ */
+export async function takeHit(tx: Database, limit: Limit): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${limit.bucket}, 0))`);
+  const taken = (await tx.execute(sql`
+    insert into ${throttleHits} (bucket)
+    select ${limit.bucket}
+    where (
+      select count(*) from ${throttleHits}
+      where ${throttleHits.bucket} = ${limit.bucket}
+        and ${throttleHits.at} > now() - make_interval(mins => ${limit.windowMinutes})
+    ) < ${limit.max}
+    returning ${throttleHits.id}`)) as unknown as { rows: unknown[] };
+  return taken.rows.length > 0;
+}
+
 export async function recordHit(db: Database, buckets: string[]): Promise<void> {
   if (buckets.length === 0) return;
   await db.insert(throttleHits).values(buckets.map((bucket) => ({ bucket })));

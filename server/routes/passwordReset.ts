@@ -1,70 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
-import { AUTH_MESSAGES } from '../../contract/auth';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { resetPasswordValidator } from '../../contract/schools.validators';
-import { audit } from '../audit';
-import { hashPassword, verifyPassword } from '../auth/secrets';
-import { isLimited, recordHit } from '../auth/throttle';
-import { users } from '../db/schema';
-import { auditActor, type AppEnv } from '../http/context';
-import { invalid, ok, refuse } from '../http/respond';
-import { readBody } from '../http/validate';
-import { checkResetCode, claimReset, signOutEverywhere } from '../schools/accounts';
-import { normaliseEmail } from '../users';
+import { resetPassword } from '../auth/passwordReset';
+import { actorOf, dbOf } from '../http/context';
+import { ok } from '../http/respond';
+import { post, PUBLIC, type Route } from '../http/route';
+import { json } from '../http/validate';
 
-/** Tries from one address in 15 minutes: a school's lab behind one NAT address, not a script. */
-const RESET_LIMIT_PER_ADDRESS = 30;
-
-/**
- * POST /api/auth/reset-password (public): the code the board mailed, and a new password. An unknown
- * email, a deactivated account, and a wrong, used or expired code all get one answer, so the page
- * tells nobody which accounts exist or have a code waiting.
- */
-export const passwordResetRoutes = new Hono<AppEnv>().post('/reset-password', async (c) => {
-  const input = await readBody(c, resetPasswordValidator);
-  if (input instanceof Response) return input;
-  const { db } = c.get('deps').database;
-  const bucket = `reset:ip:${c.get('ip')}`;
-  if (await isLimited(db, [{ bucket, max: RESET_LIMIT_PER_ADDRESS, windowMinutes: 15 }])) {
-    return refuse(c, 429, AUTH_MESSAGES.tooManyAttempts);
-  }
-  await recordHit(db, [bucket]);
-
-  const rejected = () => invalid(c, { code: [RESET_MESSAGES.codeRejected] });
-  const [user] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.email, normaliseEmail(input.email)), eq(users.active, true)));
-  if (!user) {
-    // The same work as a real check, so the answer's time does not say the account is unknown.
-    await verifyPassword(null, input.code);
-    return rejected();
-  }
-  const check = await checkResetCode(db, user.id, input.code);
-  if (check.status !== 'ok') return rejected();
-
-  const passwordHash = await hashPassword(input.password);
-  const done = await db.transaction(async (tx) => {
-    if (!(await claimReset(tx, check.resetId))) return false;
-    await tx
-      .update(users)
-      .set({ passwordHash, updatedAt: sql`now()` })
-      .where(eq(users.id, user.id));
-    // Whoever held a session with the old password is signed out.
-    const revoked = await signOutEverywhere(tx, user.id);
-    await audit(
-      tx,
-      { ...auditActor(c), actorId: user.id },
-      {
-        action: 'user.password_reset',
-        entity: 'user',
-        entityId: user.id,
-        after: { reset_id: check.resetId, revoked_tokens: revoked },
-      },
-    );
-    return true;
-  });
-  if (!done) return rejected();
-  return ok(c, undefined, RESET_MESSAGES.done);
-});
+/** Setting a password with a mailed reset code (server/auth/passwordReset.ts). */
+export const passwordResetRoutes: Route[] = [
+  post('/api/auth/reset-password', PUBLIC, json(resetPasswordValidator), async (c) => {
+    await resetPassword(dbOf(c), actorOf(c), c.req.valid('json'));
+    return ok(c, undefined, RESET_MESSAGES.done);
+  }),
+];
