@@ -1,4 +1,4 @@
-import { Hono, type Handler } from 'hono';
+import { Hono, type ErrorHandler, type Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
@@ -6,7 +6,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
 import { authorise, provide, requestLog } from './http/middleware';
 import { DomainError } from './errors';
-import { describeError } from './http/log';
+import { describeError, type Logger } from './http/log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
 import { API_ROUTES } from './routes';
@@ -38,6 +38,21 @@ export function apiRoutes() {
     api.on(method, path, ...(handlers as [Handler<AppEnv>]));
   return api;
 }
+
+/** The sentence of every 500: it says nothing of what failed (the log line does, without secrets). */
+export const SERVER_FAILURE = 'Something went wrong on our side. Please try again.';
+
+/**
+ * Errors into the envelope, in one place: refusals are thrown as domain errors (server/errors.ts) and
+ * answered as they say; anything else is our failure, logged and answered with SERVER_FAILURE.
+ */
+export const answerError =
+  (log: Logger): ErrorHandler<AppEnv> =>
+  (error, c) => {
+    if (error instanceof DomainError) return c.json(error.body(), error.status);
+    log.error('request.failed', { id: c.get('requestId'), path: c.req.path, ...describeError(error) });
+    return c.json({ success: false, message: SERVER_FAILURE }, 500);
+  };
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
@@ -76,12 +91,7 @@ export function createApp(deps: Deps) {
   });
   app.use('/api/*', authorise);
   app.route('/', apiRoutes());
-  // Refusals are thrown as domain errors and answered here, once; anything else is our failure.
-  app.onError((error, c) => {
-    if (error instanceof DomainError) return c.json(error.body(), error.status);
-    deps.log.error('request.failed', { id: c.get('requestId'), path: c.req.path, ...describeError(error) });
-    return c.json({ success: false, message: 'Something went wrong on our side. Please try again.' }, 500);
-  });
+  app.onError(answerError(deps.log));
   // Stored files: signed-in users only (server/routes/files.ts), never the SPA's fallback.
   app.route('/files', fileRoutes);
   app.route('/', spaRoutes(deps.config.distDir));
