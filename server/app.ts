@@ -1,26 +1,16 @@
-import { Hono } from 'hono';
+import { Hono, type ErrorHandler, type Handler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
 import { authorise, provide, requestLog } from './http/middleware';
+import { DomainError } from './errors';
+import { describeError, type Logger } from './http/log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
-import { authRoutes } from './routes/auth';
-import { candidateRoutes } from './routes/candidates';
-import { courseRoutes } from './routes/courses';
+import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
-import { healthRoutes } from './routes/health';
-import { impersonateRoutes, switchBackRoutes } from './routes/impersonation';
-import { messageBoardRoutes, notificationRoutes } from './routes/notifications';
-import { offenderRoutes } from './routes/offenders';
-import { passwordResetRoutes } from './routes/passwordReset';
-import { adminProfileRoutes, profileRoutes, schoolProfileRoutes } from './routes/profile';
-import { referenceRoutes } from './routes/reference';
-import { boardRegistrationRoutes, schoolRegistrationRoutes } from './routes/registration';
-import { boardResitRoutes, schoolResitRoutes } from './routes/resits';
-import { schoolRoutes } from './routes/schools';
 
 /** JSON bodies are small; multipart bodies carry at most a handful of 2,000,000-byte uploads. */
 export const JSON_BODY_LIMIT = 256 * 1024;
@@ -41,36 +31,28 @@ const jsonLength = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set('content-length', String(size));
 });
 
-/** The API routes, composed from one module an area; who may call each is server/access.ts. */
+/** The API routes (server/routes/index.ts), each behind the access matrix read from the same list. */
 export function apiRoutes() {
-  return (
-    new Hono<AppEnv>()
-      .route('/health', healthRoutes)
-      .route('/auth', authRoutes)
-      .route('/auth', switchBackRoutes)
-      .route('/auth', passwordResetRoutes)
-      // Both roles, each under its own prefix.
-      .route('/admin', profileRoutes)
-      .route('/training-school-admin', profileRoutes)
-      .route('/admin', referenceRoutes)
-      .route('/training-school-admin', referenceRoutes)
-      // Board admins.
-      .route('/admin', adminProfileRoutes)
-      .route('/admin', impersonateRoutes)
-      .route('/admin', schoolRoutes)
-      .route('/admin', notificationRoutes)
-      .route('/admin', candidateRoutes)
-      .route('/admin', boardRegistrationRoutes)
-      .route('/admin', offenderRoutes)
-      .route('/admin', boardResitRoutes)
-      .route('/admin', courseRoutes)
-      // School admins.
-      .route('/training-school-admin', schoolProfileRoutes)
-      .route('/training-school-admin', messageBoardRoutes)
-      .route('/training-school-admin', schoolRegistrationRoutes)
-      .route('/training-school-admin', schoolResitRoutes)
-  );
+  const api = new Hono<AppEnv>();
+  for (const { method, path, handlers } of API_ROUTES)
+    api.on(method, path, ...(handlers as [Handler<AppEnv>]));
+  return api;
 }
+
+/** The sentence of every 500: it says nothing of what failed (the log line does, without secrets). */
+export const SERVER_FAILURE = 'Something went wrong on our side. Please try again.';
+
+/**
+ * Errors into the envelope, in one place: refusals are thrown as domain errors (server/errors.ts) and
+ * answered as they say; anything else is our failure, logged and answered with SERVER_FAILURE.
+ */
+export const answerError =
+  (log: Logger): ErrorHandler<AppEnv> =>
+  (error, c) => {
+    if (error instanceof DomainError) return c.json(error.body(), error.status);
+    log.error('request.failed', { id: c.get('requestId'), path: c.req.path, ...describeError(error) });
+    return c.json({ success: false, message: SERVER_FAILURE }, 500);
+  };
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
@@ -108,15 +90,8 @@ export function createApp(deps: Deps) {
     })(c, next);
   });
   app.use('/api/*', authorise);
-  app.route('/api', apiRoutes());
-  app.onError((error, c) => {
-    deps.log.error('request.failed', {
-      id: c.get('requestId'),
-      path: c.req.path,
-      error: String(error.stack ?? error),
-    });
-    return c.json({ success: false, message: 'Something went wrong on our side. Please try again.' }, 500);
-  });
+  app.route('/', apiRoutes());
+  app.onError(answerError(deps.log));
   // Stored files: signed-in users only (server/routes/files.ts), never the SPA's fallback.
   app.route('/files', fileRoutes);
   app.route('/', spaRoutes(deps.config.distDir));

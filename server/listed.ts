@@ -1,11 +1,12 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from '../contract/listed';
-import { audit } from './audit';
+import type { AuditAction } from '../contract/audit';
+import { changeAudited, userOf, type Actor } from './audit';
 import { searchConditions, type ListScope } from './candidates/list';
 import type { Database } from './db/client';
 import { candidates, courseHeaders, examOffences, resits, trainingSchools } from './db/schema';
-import { auditActor, callerOf, type AppContext } from './http/context';
+import type { AppContext } from './http/context';
 import { noRows, readPage, readPaging } from './http/paging';
 import { invalid, ok } from './http/respond';
 
@@ -106,29 +107,36 @@ export async function listPage<Q extends PgSelect, Row extends { id: number }>(
 }
 
 /**
- * Takes row `id` off its list, kept with who removed it and when, and audits it with what it was. False
- * when the row is not listed (unknown, or removed already).
+ * Takes row `id` off its list, kept with who removed it and when, and audits it with what it was
+ * (`about`) and its removal. NotFound when the row is not listed (unknown, or removed already); `check`
+ * may refuse, once the row is locked.
  */
-export async function removeFromList(
+export async function removeFromList<T extends ListedTable>(
   tx: Database,
-  c: AppContext,
-  table: ListedTable,
+  actor: Actor,
+  table: T,
   id: number,
-  entry: { action: string; entity: string; before: Record<string, unknown> },
-): Promise<boolean> {
-  const caller = callerOf(c);
-  const [row] = await tx
-    .update(table)
-    .set({ removedAt: sql`now()`, removedBy: caller.userId })
-    .where(and(eq(table.id, id), isNull(table.removedAt)))
-    .returning({ removedAt: table.removedAt });
-  if (!row) return false;
-  await audit(tx, auditActor(c), {
+  entry: {
+    action: AuditAction;
+    notFound: string;
+    about: Record<string, unknown>;
+    check?: () => Promise<void>;
+  },
+): Promise<void> {
+  await changeAudited<ListedTable>(tx, actor, {
+    table,
+    id,
+    where: isNull(table.removedAt),
+    notFound: entry.notFound,
     action: entry.action,
-    entity: entry.entity,
-    entityId: id,
-    before: { ...entry.before, removed_at: null },
-    after: { removed_at: row.removedAt!.toISOString(), removed_by: caller.userId },
+    snapshot: (row) => ({
+      ...entry.about,
+      removed_at: row.removedAt?.toISOString() ?? null,
+      removed_by: row.removedBy,
+    }),
+    set: async () => {
+      await entry.check?.();
+      return { removedAt: sql`now()`, removedBy: userOf(actor) };
+    },
   });
-  return true;
 }

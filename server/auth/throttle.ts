@@ -43,8 +43,9 @@ export async function pruneHits(db: Database): Promise<void> {
  * check and the record are one statement, and the transaction first takes an advisory lock on each
  * bucket (in one order, so two callers never wait on each other in a circle): a statement sees only
  * what was committed when it began, so without the lock a burst of parallel requests could all count
- * "not yet spent" before any of them had written. Counting happens before anything else is looked
- * up, so a limit answers the same whether or not the account exists.
+ * "not yet spent" before any of them had written. Called inside a transaction, it runs in a savepoint
+ * and the locks are held to the end of the caller's transaction. Counting happens before anything
+ * else is looked up, so a limit answers the same whether or not the account exists.
  */
 export async function takeHit(db: Database, limits: Limit[]): Promise<boolean> {
   if (limits.length === 0) return true;

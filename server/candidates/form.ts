@@ -9,8 +9,8 @@ import { candidateValidator, normaliseCandidateInput } from '../../contract/cand
 import type { FieldMessages } from '../../contract/envelope';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, nationalities, trainingSchools } from '../db/schema';
-import type { AppContext } from '../http/context';
-import { fieldMessages, invalid } from '../http/respond';
+import { Invalid } from '../errors';
+import { runValidator } from '../http/validate';
 import { checkUpload, type Upload, type UploadRule } from '../storage/uploads';
 
 /**
@@ -59,19 +59,18 @@ function add(fields: FieldMessages, field: string, message: string) {
 }
 
 /**
- * Reads the multipart (or JSON) body and checks all of it: the contract's validator, each upload's
- * content, the school (exists, not suspended), the course header (exists, indexing open), the
- * nationality, and the duplicate rule. Every problem found comes back in one 422.
+ * Checks the whole multipart (or JSON) body: the contract's validator, each upload's content, the school
+ * (exists, not suspended), the course header (exists, indexing open), the nationality, and the duplicate
+ * rule. Every problem found is thrown in one Invalid (one 422).
  *
  * On an edit, an upload left out keeps the stored file, so a required upload is missing only when none
  * is stored; a suspended school and a closed course header refuse only a move into them.
  */
-export async function readCandidateForm(
-  c: AppContext,
+export async function checkCandidateForm(
+  db: Database,
   body: Record<string, unknown>,
   edited?: EditedCandidate,
-): Promise<CandidateForm | Response> {
-  const db = c.get('deps').database.db;
+): Promise<CandidateForm> {
   // Text sent in a file field is ignored: never taken as a URL or a path.
   for (const field of UPLOAD_FIELDS) if (!(body[field] instanceof Blob)) delete body[field];
   const values = normaliseCandidateInput(body);
@@ -85,13 +84,8 @@ export async function readCandidateForm(
   for (const field of edited?.storedUploads ?? []) validatedValues[field] ??= STORED_FILE;
 
   const [validated, checked, school, courseHeader, nationality] = await Promise.all([
-    candidateValidator.validate(validatedValues).then(
-      (input) => ({ input, fields: null }),
-      (error: unknown) => {
-        const fields = fieldMessages(error);
-        if (!fields) throw error;
-        return { input: null, fields };
-      },
+    runValidator(candidateValidator, validatedValues).then((result) =>
+      result.fields ? { input: null, fields: result.fields } : { input: result.value, fields: null },
     ),
     Promise.all(
       uploads.map(
@@ -168,7 +162,7 @@ export async function readCandidateForm(
     if (duplicate) add(fields, 'first_name', R.duplicate);
   }
 
-  if (Object.keys(fields).length || !validated.input || !school || !courseHeader) return invalid(c, fields);
+  if (Object.keys(fields).length || !validated.input || !school || !courseHeader) throw new Invalid(fields);
   return { input: validated.input, files, school, courseHeader };
 }
 

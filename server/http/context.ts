@@ -2,8 +2,10 @@ import type { Context } from 'hono';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/client';
 import type { Mailer } from '../mail/mailer';
-import type { Storage } from '../storage/storage';
-import type { AuditActor } from '../audit';
+import type { Storage, WithStorage } from '../storage/storage';
+import type { Actor } from '../audit';
+import type { ListScope } from '../candidates/list';
+import type { Database } from '../db/client';
 import type { Logger } from './log';
 import type { Role } from '../../contract/roles';
 
@@ -43,12 +45,36 @@ export function callerOf(c: AppContext): Caller {
   return caller;
 }
 
-export function auditActor(c: AppContext): AuditActor {
+/** Whose candidates the caller works on: a board admin every school's, a school admin their own's. */
+export function scopeOf(c: AppContext): ListScope {
+  const caller = callerOf(c);
+  return caller.role === 'admin' ? { kind: 'board' } : { kind: 'school', schoolId: caller.trainingSchoolId };
+}
+
+/** Who is acting, as services and the audit log take it (server/audit.ts). */
+export function actorOf(c: AppContext): Actor {
   const caller = c.get('caller');
   return {
-    actorId: caller?.userId ?? null,
+    userId: caller?.userId ?? null,
     impersonatorId: caller?.impersonatorId ?? null,
     ip: c.get('ip'),
     requestId: c.get('requestId'),
   };
 }
+
+/**
+ * Runs a service in one transaction with the caller as its actor: what a handler does between reading
+ * its valid input and answering. A domain error thrown inside rolls the whole change back.
+ */
+export function transact<T>(c: AppContext, work: (tx: Database, actor: Actor) => Promise<T>): Promise<T> {
+  return c.get('deps').database.db.transaction((tx) => work(tx, actorOf(c)));
+}
+
+/** The database and the storage, for a service that stores files (server/storage/storage.ts). */
+export const withStorage = (c: AppContext): WithStorage => {
+  const { database, storage, log } = c.get('deps');
+  return { db: database.db, storage, log };
+};
+
+/** The database outside a transaction, for reads. */
+export const dbOf = (c: AppContext): Database => c.get('deps').database.db;

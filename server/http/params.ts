@@ -1,12 +1,20 @@
+import { NotFound } from '../errors';
 import type { AppContext } from './context';
 
 /** The largest id a serial column holds. */
 export const MAX_ID = 2_147_483_647;
 
-/** A route's numeric id (`/:id`), or null for anything that cannot be one (the caller answers 404). */
+/** A route's numeric id (`/:id`), or null for anything that cannot be one. */
 export function idParam(c: AppContext, name = 'id'): number | null {
   const raw = c.req.param(name) ?? '';
   if (!/^[1-9]\d{0,9}$/.test(raw)) return null;
   const id = Number(raw);
   return id <= MAX_ID ? id : null;
+}
+
+/** The route's id, or the area's 404: what cannot be an id names nothing. */
+export function idOf(c: AppContext, notFound: string, name = 'id'): number {
+  const id = idParam(c, name);
+  if (id === null) throw new NotFound(notFound);
+  return id;
 }

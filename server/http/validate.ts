@@ -1,70 +1,156 @@
+import type { MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { HTTPException } from 'hono/http-exception';
+import { validator } from 'hono/validator';
 import type { FieldMessages } from '../../contract/envelope';
+import { Invalid } from '../errors';
 import { checkUpload, type Upload, type UploadRule } from '../storage/uploads';
-import type { AppContext } from './context';
-import { fieldMessages, invalid } from './respond';
-
-interface Validator<T> {
-  validate(data: unknown): Promise<T>;
-}
-
-/** The JSON or form body as an object; anything unreadable is an empty one (the validators then say what is missing). */
-export async function parseBody(c: AppContext): Promise<Record<string, unknown>> {
-  const type = c.req.header('content-type') ?? '';
-  try {
-    const body: unknown = type.includes('application/json') ? await c.req.json() : await c.req.parseBody();
-    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The validated value, or the field messages of what is wrong. */
-async function run<T>(
-  validator: Validator<T>,
-  body: unknown,
-): Promise<{ value: T } | { fields: FieldMessages }> {
-  try {
-    return { value: await validator.validate(body) };
-  } catch (error) {
-    const fields = fieldMessages(error);
-    if (fields) return { fields };
-    throw error;
-  }
-}
-
-/** Reads the JSON (or form) body and runs a contract validator on it: the value, or the 422 to send. */
-export async function readBody<T>(c: AppContext, validator: Validator<T>): Promise<T | Response> {
-  const result = await run(validator, await parseBody(c));
-  return 'fields' in result ? invalid(c, result.fields) : result.value;
-}
+import type { AppContext, AppEnv } from './context';
 
 /**
- * Reads a form that may carry files (multipart; JSON works too, without files): the text fields go
- * through the contract validator, each file field through its upload rule, and every problem of both
- * comes back in one 422. An empty file part is what a browser sends for an input left empty, so it
- * counts as no file; text sent in a file field is ignored, never taken as a URL or a path.
+ * Request bodies and query strings, validated before the handler by a middleware on `hono/validator`
+ * and read in the handler with `c.req.valid('json' | 'form' | 'query')`. A problem is thrown as
+ * `Invalid` (a 422 with the field messages, from app.onError), so no handler sees unchecked input.
  */
-export async function readForm<T, F extends string>(
-  c: AppContext,
-  validator: Validator<T>,
-  uploads: Record<F, UploadRule>,
-): Promise<{ input: T; files: Partial<Record<F, Upload>> } | Response> {
-  const body = await parseBody(c);
-  const checks: Promise<[F, Upload | string]>[] = [];
-  for (const name of Object.keys(uploads) as F[]) {
-    const value = body[name];
-    delete body[name];
-    if (value instanceof File && value.size > 0) {
-      checks.push(checkUpload(value, uploads[name]).then((outcome) => [name, outcome]));
-    }
-  }
-  const [result, checked] = await Promise.all([run(validator, body), Promise.all(checks)]);
-  const fields: FieldMessages = 'fields' in result ? { ...result.fields } : {};
-  const files: Partial<Record<F, Upload>> = {};
-  for (const [name, outcome] of checked) {
-    if (typeof outcome === 'string') fields[name] = [outcome];
-    else files[name] = outcome;
-  }
-  if (Object.keys(fields).length || 'fields' in result) return invalid(c, fields);
-  return { input: result.value, files };
+
+/**
+ * What we use of a Standard Schema validator (https://standardschema.dev; VineJS 4's validators are
+ * ones): its `~standard.validate`, answering the value or the issues, each naming its field. The spec
+ * asks libraries to copy these few types rather than depend on its package.
+ */
+export interface StandardValidator<Output> {
+  readonly '~standard': {
+    validate(value: unknown): StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly output: Output } | undefined;
+  };
 }
+type StandardResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
+interface StandardIssue {
+  readonly message: string;
+  /** VineJS gives the field's dotted name; the spec an array of keys. */
+  readonly path?: string | ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+const fieldOf = (issue: StandardIssue): string =>
+  typeof issue.path === 'string'
+    ? issue.path
+    : (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+
+/** The validated value, or every issue as the envelope's field messages (in the validator's order). */
+export async function runValidator<T>(
+  schema: StandardValidator<T>,
+  value: unknown,
+): Promise<{ value: T; fields?: undefined } | { fields: FieldMessages }> {
+  const result = await schema['~standard'].validate(value);
+  if (!result.issues) return { value: result.value };
+  const fields: FieldMessages = {};
+  for (const issue of result.issues) (fields[fieldOf(issue)] ??= []).push(issue.message);
+  return { fields };
+}
+
+/** The value, or the Invalid to throw. */
+export async function validOrThrow<T>(schema: StandardValidator<T>, value: unknown): Promise<T> {
+  const result = await runValidator(schema, value);
+  if (result.fields) throw new Invalid(result.fields);
+  return result.value;
+}
+
+/** A body or query as an object: anything else (an array, a number, null) reads as an empty one. */
+const asObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? { ...(value as Record<string, unknown>) }
+    : {};
+
+type Target = 'json' | 'form' | 'query';
+
+/** The middleware's type: what `c.req.valid(target)` answers in the handler after it. */
+export type Valid<T extends Target, Output> = MiddlewareHandler<
+  AppEnv,
+  string,
+  { in: { [K in T]: Record<string, unknown> }; out: { [K in T]: Output } }
+>;
+
+/** A check of the whole input: a validator's, or one that also needs the database (the candidate form). */
+export type Check<Output> = (input: Record<string, unknown>, c: AppContext) => Promise<Output>;
+
+const jsonType = /^application\/([\w.-]+\+)?json$/i;
+const isJson = (c: AppContext) => jsonType.test((c.req.header('content-type') ?? '').split(';')[0].trim());
+
+/**
+ * hono/validator reads the target and hands it to the check; what it cannot read (malformed JSON, a
+ * broken multipart body) it refuses with a 400, which we answer as if the body were empty: the check's
+ * own field messages, a 422, never a 400 or a 500. A form may also come as JSON (without files), as
+ * the profile's forms may.
+ */
+function validated<T extends Target, Output>(target: T, check: Check<Output>): Valid<T, Output> {
+  const store = (c: AppContext, value: Output) => c.req.addValidatedData(target, value as object);
+  const run = async (value: unknown, c: AppContext) => {
+    const output = await check(asObject(value), c);
+    store(c, output);
+    return output;
+  };
+  // Typed by what the handler reads (Valid), so the readers themselves need no more than Hono's shape.
+  const read = validator(target, run) as unknown as MiddlewareHandler<AppEnv>;
+  const readJson =
+    target === 'form' ? (validator('json', run) as unknown as MiddlewareHandler<AppEnv>) : read;
+  return createMiddleware<AppEnv>(async (c, next) => {
+    let checked = false;
+    const reader = isJson(c) ? readJson : read;
+    try {
+      return await reader(c, async () => {
+        checked = true;
+        await next();
+      });
+    } catch (error) {
+      if (checked || !(error instanceof HTTPException) || error.status !== 400) throw error;
+      store(c, await check({}, c));
+      await next();
+    }
+  }) as Valid<T, Output>;
+}
+
+const asCheck =
+  <Output>(schema: StandardValidator<Output>): Check<Output> =>
+  (input) =>
+    validOrThrow(schema, input);
+
+/** A JSON body, checked by a contract validator. */
+export const json = <Output>(schema: StandardValidator<Output>) => validated('json', asCheck(schema));
+
+/** A query string, checked by a contract validator (each parameter a string, or a list when repeated). */
+export const query = <Output>(schema: StandardValidator<Output>) => validated('query', asCheck(schema));
+
+/**
+ * A form (multipart, urlencoded or JSON) that may carry files: the text fields go through the contract
+ * validator, each file field through its upload rule, and every problem of both comes back in one 422.
+ * An empty file part is what a browser sends for an input left empty, so it counts as no file; text
+ * sent in a file field is ignored, never taken as a URL or a path.
+ */
+export function form<Output, F extends string = never>(
+  schema: StandardValidator<Output>,
+  uploads: Record<F, UploadRule> = {} as Record<F, UploadRule>,
+) {
+  return validated('form', async (body) => {
+    const checks: Promise<[F, Upload | string]>[] = [];
+    for (const name of Object.keys(uploads) as F[]) {
+      const value = body[name];
+      delete body[name];
+      if (value instanceof File && value.size > 0) {
+        checks.push(checkUpload(value, uploads[name]).then((outcome) => [name, outcome]));
+      }
+    }
+    const [result, checked] = await Promise.all([runValidator(schema, body), Promise.all(checks)]);
+    const fields: FieldMessages = { ...result.fields };
+    const files: Partial<Record<F, Upload>> = {};
+    for (const [name, outcome] of checked) {
+      if (typeof outcome === 'string') fields[name] = [outcome];
+      else files[name] = outcome;
+    }
+    if (result.fields || Object.keys(fields).length) throw new Invalid(fields);
+    return { input: result.value as Output, files };
+  });
+}
+
+/** A form whose whole check is the caller's (it reads the database too); it throws Invalid itself. */
+export const checkedForm = <Output>(check: Check<Output>) => validated('form', check);

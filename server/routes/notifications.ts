@@ -1,17 +1,18 @@
-import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
-import { NOTIFICATION_MESSAGES, type BoardNotification } from '../../contract/notifications';
+import { count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import {
+  NOTIFICATION_MESSAGES,
+  NOTIFICATION_PATHS,
+  type BoardNotification,
+} from '../../contract/notifications';
 import { markReadValidator, messageBoardValidator } from '../../contract/notifications.validators';
-import { audit } from '../audit';
-import { isLimited, recordHit } from '../auth/throttle';
 import { notifications, trainingSchools } from '../db/schema';
-import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
+import { Invalid } from '../errors';
+import { callerOf, dbOf, transact, type AppContext } from '../http/context';
 import { readPage, readPaging } from '../http/paging';
-import { invalid, ok, refuse } from '../http/respond';
-import { readBody } from '../http/validate';
-
-/** Generous: a school writing to the board is welcome; a script flooding it is not. */
-const MESSAGE_LIMIT = { max: 200, windowMinutes: 60 };
+import { ok } from '../http/respond';
+import { ADMIN, get, post, SCHOOL_ADMIN, type Route } from '../http/route';
+import { json } from '../http/validate';
+import { markAllRead, markRead, sendMessage } from '../notifications/service';
 
 /** One page of the unread or the read notifications, newest first (each list has its partial index). */
 async function listNotifications(c: AppContext, read: boolean) {
@@ -50,104 +51,37 @@ async function listNotifications(c: AppContext, read: boolean) {
   return ok(c, page);
 }
 
-/**
- * The board's notifications (spec section 7). Read state belongs to the board, not to each admin: one
- * admin marking a notification read marks it for every admin, and `read_by` says who.
- */
-export const notificationRoutes = new Hono<AppEnv>()
-  .get('/training-school-notification-unread', (c) => listNotifications(c, false))
-  .get('/training-school-notification-read', (c) => listNotifications(c, true))
+/** The board's notifications (spec section 7; server/notifications/service.ts). */
+export const notificationRoutes: Route[] = [
+  get(NOTIFICATION_PATHS.unread, ADMIN, (c) => listNotifications(c, false)),
+  get(NOTIFICATION_PATHS.read, ADMIN, (c) => listNotifications(c, true)),
 
-  .get('/count-unread-notification', async (c) => {
-    const [{ total }] = await c
-      .get('deps')
-      .database.db.select({ total: count() })
+  get(NOTIFICATION_PATHS.count, ADMIN, async (c) => {
+    const [{ total }] = await dbOf(c)
+      .select({ total: count() })
       .from(notifications)
       .where(isNull(notifications.readAt));
     return ok(c, total);
-  })
+  }),
 
-  .post('/notifications/mark-read', async (c) => {
-    const caller = callerOf(c);
-    const input = await readBody(c, markReadValidator);
-    if (input instanceof Response) return input;
-    const one = input.id !== undefined && input.all !== true;
-    const all = input.all === true && input.id === undefined;
-    if (!one && !all) return invalid(c, { id: [NOTIFICATION_MESSAGES.markWhich] });
-    const db = c.get('deps').database.db;
-
-    if (all) {
-      await db.transaction(async (tx) => {
-        const marked = await tx
-          .update(notifications)
-          .set({ readAt: sql`now()`, readBy: caller.userId })
-          .where(isNull(notifications.readAt))
-          .returning({ id: notifications.id });
-        if (marked.length) {
-          await audit(tx, auditActor(c), {
-            action: 'notification.all_marked_read',
-            entity: 'notification',
-            after: { count: marked.length },
-          });
-        }
-      });
+  /** `{ id }` for one, `{ all: true }` for every unread one. */
+  post(NOTIFICATION_PATHS.markRead, ADMIN, json(markReadValidator), async (c) => {
+    const { id, all } = c.req.valid('json');
+    if (all === true && id === undefined) {
+      await transact(c, markAllRead);
       return ok(c, undefined, NOTIFICATION_MESSAGES.allMarkedRead);
     }
-
-    const id = input.id!;
-    const found = await db.transaction(async (tx) => {
-      const [notification] = await tx
-        .select({ readAt: notifications.readAt })
-        .from(notifications)
-        .where(eq(notifications.id, id))
-        .for('update');
-      if (!notification) return false;
-      // Marking a read one again changes nothing: who read it first, and when, stays.
-      if (!notification.readAt) {
-        await tx
-          .update(notifications)
-          .set({ readAt: sql`now()`, readBy: caller.userId })
-          .where(and(eq(notifications.id, id), isNull(notifications.readAt)));
-        await audit(tx, auditActor(c), {
-          action: 'notification.marked_read',
-          entity: 'notification',
-          entityId: id,
-        });
-      }
-      return true;
-    });
-    if (!found) return refuse(c, 404, NOTIFICATION_MESSAGES.notFound);
+    if (id === undefined || all === true) throw new Invalid({ id: [NOTIFICATION_MESSAGES.markWhich] });
+    await transact(c, (tx, actor) => markRead(tx, actor, id));
     return ok(c, undefined, NOTIFICATION_MESSAGES.markedRead);
-  });
+  }),
+];
 
-/** A school admin's message to the board: the first source of notifications. Stored as plain text. */
-export const messageBoardRoutes = new Hono<AppEnv>().post('/message-board', async (c) => {
-  const caller = callerOf(c);
-  const input = await readBody(c, messageBoardValidator);
-  if (input instanceof Response) return input;
-  const db = c.get('deps').database.db;
-  const bucket = `message-board:user:${caller.userId}`;
-  if (await isLimited(db, [{ bucket, ...MESSAGE_LIMIT }])) {
-    return refuse(c, 429, NOTIFICATION_MESSAGES.tooManyMessages);
-  }
-  await recordHit(db, [bucket]);
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(notifications)
-      .values({
-        kind: 'school.message',
-        title: input.subject,
-        body: input.message,
-        trainingSchoolId: caller.trainingSchoolId,
-        createdBy: caller.userId,
-      })
-      .returning({ id: notifications.id });
-    await audit(tx, auditActor(c), {
-      action: 'notification.created',
-      entity: 'notification',
-      entityId: row.id,
-      after: { kind: 'school.message', title: input.subject, training_school_id: caller.trainingSchoolId },
-    });
-  });
-  return ok(c, undefined, NOTIFICATION_MESSAGES.messageSent);
-});
+/** A school admin's message to the board. */
+export const messageBoardRoutes: Route[] = [
+  post(NOTIFICATION_PATHS.messageBoard, SCHOOL_ADMIN, json(messageBoardValidator), async (c) => {
+    const schoolId = callerOf(c).trainingSchoolId;
+    await transact(c, (tx, actor) => sendMessage(tx, actor, schoolId, c.req.valid('json')));
+    return ok(c, undefined, NOTIFICATION_MESSAGES.messageSent);
+  }),
+];

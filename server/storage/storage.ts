@@ -1,4 +1,6 @@
 import { randomSecret } from '../auth/secrets';
+import type { Database } from '../db/client';
+import type { Logger } from '../http/log';
 
 /**
  * Where uploaded files live. Local disk under DATA_DIR/uploads for now; an S3-compatible driver can
@@ -37,4 +39,15 @@ export function newKey(folder: string, extension: string): string {
   const key = `${folder}/${randomSecret(18)}.${extension}`;
   if (!isValidKey(key)) throw new InvalidKeyError(key);
   return key;
+}
+
+/**
+ * What a change that stores files needs: the database itself, not a transaction (a transaction cannot
+ * span the storage, so these services store the files first and open their own transaction after,
+ * removing the files again if it fails), the storage, and the log for files that could not be removed.
+ */
+export interface WithStorage {
+  db: Database;
+  storage: Storage;
+  log: Logger;
 }

@@ -1,0 +1,109 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { AUTH_MESSAGES } from '../../contract/auth';
+import { RESET_MESSAGES } from '../../contract/schools';
+import type { forgotPasswordValidator, resetPasswordValidator } from '../../contract/schools.validators';
+import { audit, type Actor } from '../audit';
+import type { Database } from '../db/client';
+import { users } from '../db/schema';
+import { Invalid, Refused } from '../errors';
+import { checkResetCode, claimReset, issueResetCode, signOutEverywhere } from '../schools/accounts';
+import { normaliseEmail } from '../users';
+import { hashPassword, randomCode, verifyPassword } from './secrets';
+import { isLimited, recordHit, takeHit } from './throttle';
+
+type ResetInput = Awaited<ReturnType<typeof resetPasswordValidator.validate>>;
+type ForgotInput = Awaited<ReturnType<typeof forgotPasswordValidator.validate>>;
+
+/** Tries from one address in 15 minutes: a school's lab behind one NAT address, not a script. */
+const RESET_LIMIT_PER_ADDRESS = 30;
+
+/**
+ * 'Forgot your password?' per address and per email an hour. Each mail voids the account's older
+ * codes, so the email's limit keeps a stranger from burying someone's inbox or their code; five still
+ * lets a person whose mail went astray ask again. The address's is a lab behind one NAT address.
+ */
+const FORGOT_LIMIT_PER_EMAIL = { max: 5, windowMinutes: 60 };
+const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
+
+/**
+ * 'Forgot your password?': a reset code for the active account with this email, to be mailed by the
+ * caller once it has answered (so a slow mail server says nothing), or null when there is no such
+ * account, after the same work (an argon2 hash) so the time says nothing either. A deactivated account
+ * gets nothing: the board reactivates it first. Limits are checked and recorded in one statement.
+ */
+export async function requestPasswordReset(
+  db: Database,
+  actor: Actor,
+  input: ForgotInput,
+): Promise<{ email: string; code: string } | null> {
+  const email = normaliseEmail(input.email);
+  const taken = await takeHit(db, [
+    { bucket: `forgot:ip:${actor.ip}`, ...FORGOT_LIMIT_PER_ADDRESS },
+    { bucket: `forgot:email:${email}`, ...FORGOT_LIMIT_PER_EMAIL },
+  ]);
+  if (!taken) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
+
+  const [user] = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.email, email), eq(users.active, true)));
+  if (!user) {
+    await hashPassword(randomCode()); // What issuing a code costs, so the time says nothing.
+    return null;
+  }
+  return db.transaction(async (tx) => {
+    const issued = await issueResetCode(tx, user.id, null);
+    await audit(
+      tx,
+      { ...actor, userId: user.id },
+      { action: 'user.password_reset_requested', entityId: user.id, after: { reset_id: issued.resetId } },
+    );
+    return { email: user.email, code: issued.code };
+  });
+}
+
+/**
+ * A new password with the code the board mailed. An unknown email, a deactivated account, and a wrong,
+ * used or expired code all get one answer, so the page tells nobody which accounts exist or have a code
+ * waiting. Tries are counted outside any transaction, so this takes the database itself.
+ */
+export async function resetPassword(db: Database, actor: Actor, input: ResetInput): Promise<void> {
+  const bucket = `reset:ip:${actor.ip}`;
+  if (await isLimited(db, [{ bucket, max: RESET_LIMIT_PER_ADDRESS, windowMinutes: 15 }])) {
+    throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
+  }
+  await recordHit(db, [bucket]);
+
+  const rejected = new Invalid({ code: [RESET_MESSAGES.codeRejected] });
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.email, normaliseEmail(input.email)), eq(users.active, true)));
+  if (!user) {
+    // The same work as a real check, so the answer's time does not say the account is unknown.
+    await verifyPassword(null, input.code);
+    throw rejected;
+  }
+  const check = await checkResetCode(db, user.id, input.code);
+  if (check.status !== 'ok') throw rejected;
+
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    if (!(await claimReset(tx, check.resetId))) throw rejected;
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: sql`now()` })
+      .where(eq(users.id, user.id));
+    // Whoever held a session with the old password is signed out.
+    const revoked = await signOutEverywhere(tx, user.id);
+    await audit(
+      tx,
+      { ...actor, userId: user.id },
+      {
+        action: 'user.password_reset',
+        entityId: user.id,
+        after: { reset_id: check.resetId, revoked_tokens: revoked },
+      },
+    );
+  });
+}

@@ -1,0 +1,41 @@
+import { auditLog } from './audit';
+import { accessTokens, impersonations, passwordResets, signInChallenges, throttleHits, users } from './auth';
+import { candidates } from './candidates';
+import { courseHeaders } from './courses';
+import { files } from './files';
+import { examOffences, resits } from './listed';
+import { notifications } from './notifications';
+import { nationalities } from './reference';
+import { trainingSchools } from './schools';
+
+/**
+ * One schema for both drivers (PGlite and PostgreSQL), one file an area; drizzle-kit reads this index and
+ * turns it into the SQL migrations under server/db/migrations, which are applied at start.
+ */
+export * from './audit';
+export * from './auth';
+export * from './candidates';
+export * from './courses';
+export * from './files';
+export * from './listed';
+export * from './notifications';
+export * from './reference';
+export * from './schools';
+
+export const schema = {
+  trainingSchools,
+  users,
+  accessTokens,
+  signInChallenges,
+  throttleHits,
+  courseHeaders,
+  nationalities,
+  auditLog,
+  files,
+  impersonations,
+  notifications,
+  candidates,
+  examOffences,
+  resits,
+  passwordResets,
+};

@@ -1,0 +1,89 @@
+import { eq, sql } from 'drizzle-orm';
+import { OFFENDER_MESSAGES as M, type OffenderRow } from '../../contract/offenders';
+import type { offenceValidator } from '../../contract/offenders.validators';
+import { audit, userOf, type Actor } from '../audit';
+import { boardToday } from '../boardDate';
+import type { Database } from '../db/client';
+import { examOffences } from '../db/schema';
+import { Invalid, NotFound } from '../errors';
+import { findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { sanctionRunsOn } from '../sanctions';
+
+/** Exam offences: recorded against an indexed candidate by the board, and taken off its list. */
+
+type OffenceInput = Awaited<ReturnType<typeof offenceValidator.validate>>;
+
+/** The list's rows with their candidate, school and course header; `active` as of `today`. */
+export const selectOffenders = (db: Database, today: string) =>
+  selectListed(db, examOffences, {
+    offence: examOffences,
+    active: sql<boolean>`coalesce(${sanctionRunsOn(today)}, false)`,
+  });
+
+export function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[number]): OffenderRow {
+  const o = row.offence;
+  return {
+    id: o.id,
+    candidate_index: row.candidateIndex,
+    candidate: toListedCandidate(o.candidateId, row),
+    exam: o.exam,
+    offence: o.offence,
+    sanction: o.sanction,
+    sanction_from: o.sanctionFrom,
+    sanction_until: o.sanctionUntil,
+    active: Boolean(row.active),
+    created_at: o.createdAt.toISOString(),
+  };
+}
+
+/** What the audit log keeps of an offence. */
+const auditSnapshot = (row: OffenderRow) => ({
+  candidate_id: row.candidate.id,
+  candidate_index: row.candidate_index,
+  exam: row.exam,
+  offence: row.offence,
+  sanction: row.sanction,
+  sanction_from: row.sanction_from,
+  sanction_until: row.sanction_until,
+});
+
+async function loadOffender(db: Database, id: number): Promise<OffenderRow | null> {
+  const [row] = await selectOffenders(db, boardToday()).where(eq(examOffences.id, id));
+  return row ? toOffenderRow(row) : null;
+}
+
+/** Records an offence against an indexed candidate, found by index number. */
+export async function recordOffence(tx: Database, actor: Actor, input: OffenceInput): Promise<OffenderRow> {
+  const candidate = await findIndexedCandidate(tx, input.candidate_index);
+  if (!candidate) throw new Invalid({ candidate_index: [M.candidateUnknown] });
+  const [inserted] = await tx
+    .insert(examOffences)
+    .values({
+      candidateId: candidate.id,
+      exam: input.exam,
+      offence: input.offence,
+      sanction: input.sanction,
+      sanctionFrom: input.sanction_from,
+      sanctionUntil: input.sanction_until ?? null,
+      createdBy: userOf(actor),
+    })
+    .returning({ id: examOffences.id });
+  const row = (await loadOffender(tx, inserted.id))!;
+  await audit(tx, actor, {
+    action: 'exam_offence.recorded',
+    entityId: inserted.id,
+    after: auditSnapshot(row),
+  });
+  return row;
+}
+
+/** The row leaves the list (removed_at, removed_by) and its sanction no longer applies. */
+export async function removeOffence(tx: Database, actor: Actor, id: number): Promise<void> {
+  const offence = await loadOffender(tx, id);
+  if (!offence) throw new NotFound(M.notFound);
+  await removeFromList(tx, actor, examOffences, id, {
+    action: 'exam_offence.removed',
+    notFound: M.notFound,
+    about: auditSnapshot(offence),
+  });
+}

@@ -1,0 +1,39 @@
+import type { Route } from '../http/route';
+import { authRoutes } from './auth';
+import { candidateRoutes } from './candidates';
+import { courseRoutes } from './courses';
+import { healthRoutes } from './health';
+import { impersonationRoutes } from './impersonation';
+import { messageBoardRoutes, notificationRoutes } from './notifications';
+import { offenderRoutes } from './offenders';
+import { passwordResetRoutes } from './passwordReset';
+import { adminProfileRoutes, schoolProfileRoutes } from './profile';
+import { referenceRoutes } from './reference';
+import { boardRegistrationRoutes, schoolRegistrationRoutes } from './registration';
+import { boardResitRoutes, schoolResitRoutes } from './resits';
+import { schoolRoutes } from './schools';
+
+/**
+ * Every API route, one module an area. The app serves exactly these (server/app.ts) and the
+ * authorisation matrix is read from them (server/access.ts): adding a module here is adding its routes
+ * and who may call them, in one place.
+ */
+export const API_ROUTES: readonly Route[] = [
+  ...healthRoutes,
+  ...authRoutes,
+  ...passwordResetRoutes,
+  ...impersonationRoutes,
+  ...referenceRoutes,
+  ...adminProfileRoutes,
+  ...schoolProfileRoutes,
+  ...schoolRoutes,
+  ...notificationRoutes,
+  ...messageBoardRoutes,
+  ...candidateRoutes,
+  ...boardRegistrationRoutes,
+  ...schoolRegistrationRoutes,
+  ...offenderRoutes,
+  ...boardResitRoutes,
+  ...schoolResitRoutes,
+  ...courseRoutes,
+];
