@@ -1,6 +1,7 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { appMachine } from '../machines/app.machine';
 import { candidateFormMachine } from '../machines/candidateForm.machine';
+import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
 import { impersonationMachine } from '../machines/impersonation.machine';
@@ -28,6 +29,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'idle', machine: idleMachine },
   { name: 'unreadCount', machine: unreadCountMachine },
   { name: 'formDialog', machine: formDialogMachine },
+  { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },
   { name: 'list', machine: listMachine },
   { name: 'candidateForm', machine: candidateFormMachine },
