@@ -16,6 +16,9 @@ export interface FormDialogInput {
 
 export interface FormDialogContext {
   successMessage: string;
+  /** What the open dialog is about (the school being edited, the admin to mail), or null for a new one.
+   * Kept after closing, so a closing dialog still shows it; the next opening replaces it. */
+  subject: unknown;
   fieldErrors: FieldMessages;
   /** The last failure's sentence, also shown inside the dialog: a modal dialog hides the toast area
    * from screen readers, so the dialog must say it too. */
@@ -23,7 +26,9 @@ export interface FormDialogContext {
 }
 
 export type FormDialogEvent =
-  { type: 'form.open' } | { type: 'form.close' } | { type: 'form.submit'; values: FormValues };
+  | { type: 'form.open'; subject?: unknown }
+  | { type: 'form.close' }
+  | { type: 'form.submit'; values: FormValues };
 
 /** What the form holds: text, and files (a photo) for multipart forms. */
 export type FormValues = Record<string, string | File | null>;
@@ -45,11 +50,21 @@ export const formDialogMachine = setup({
   },
 }).createMachine({
   id: 'formDialog',
-  context: ({ input }) => ({ successMessage: input.successMessage, fieldErrors: {}, error: null }),
+  context: ({ input }) => ({
+    successMessage: input.successMessage,
+    subject: null,
+    fieldErrors: {},
+    error: null,
+  }),
   initial: 'closed',
   states: {
     closed: {
-      on: { 'form.open': { target: 'open', actions: assign({ fieldErrors: {}, error: null }) } },
+      on: {
+        'form.open': {
+          target: 'open',
+          actions: assign({ subject: ({ event }) => event.subject ?? null, fieldErrors: {}, error: null }),
+        },
+      },
     },
     open: {
       tags: ['open'],

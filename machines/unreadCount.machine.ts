@@ -8,6 +8,8 @@ import { missingPromise } from './missing';
  */
 export type UnreadCountEvent =
   | { type: 'unread.start' }
+  /** Started for a user who is already idle: nothing is asked until they resume. */
+  | { type: 'unread.startPaused' }
   | { type: 'unread.stop' }
   | { type: 'unread.pause' }
   | { type: 'unread.resume' }
@@ -28,7 +30,10 @@ export const unreadCountMachine = setup({
   initial: 'stopped',
   states: {
     stopped: {
-      on: { 'unread.start': { target: 'running' } },
+      on: {
+        'unread.start': { target: 'running' },
+        'unread.startPaused': { target: 'running.paused' },
+      },
     },
     running: {
       initial: 'fetching',

@@ -1,5 +1,7 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { appMachine } from '../machines/app.machine';
 import { candidateFormMachine } from '../machines/candidateForm.machine';
+import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
 import { impersonationMachine } from '../machines/impersonation.machine';
@@ -22,10 +24,12 @@ export interface ChartedMachine {
 
 /** Every machine that gets a chart. A new machine goes here and `npm run charts` draws it. */
 export const MACHINES: readonly ChartedMachine[] = [
+  { name: 'app', machine: appMachine },
   { name: 'session', machine: sessionMachine },
   { name: 'idle', machine: idleMachine },
   { name: 'unreadCount', machine: unreadCountMachine },
   { name: 'formDialog', machine: formDialogMachine },
+  { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },
   { name: 'list', machine: listMachine },
   { name: 'candidateForm', machine: candidateFormMachine },
@@ -136,11 +140,35 @@ export function emittedTypesOf(actions: readonly unknown[], machine: AnyStateMac
   return [...new Set(types.filter((type): type is string => type !== undefined))];
 }
 
-/** `trigger [guard] / emit a, b`: an arrow's label in a chart (the harness names transitions without emits). */
+/**
+ * `send <event> to <child>` for a `sendTo` action with a fixed event and target, inline or named in the
+ * machine's `actions` (how a parent machine coordinates its children); `undefined` for any other action.
+ */
+export function sentEventOf(action: unknown, machine: AnyStateMachine): string | undefined {
+  const named = typeof action === 'string' ? action : (action as { type?: unknown } | null)?.type;
+  const implementations = machine.implementations.actions as Record<string, unknown>;
+  const resolved =
+    typeof action === 'function' ? action : typeof named === 'string' ? implementations[named] : undefined;
+  const builtin = resolved as { type?: unknown; to?: unknown; event?: unknown } | undefined;
+  if (typeof resolved !== 'function' || builtin?.type !== 'xstate.sendTo') return undefined;
+  const type = (builtin.event as { type?: unknown } | null | undefined)?.type;
+  if (typeof builtin.to !== 'string' || typeof type !== 'string') return undefined;
+  return `send ${type} to ${builtin.to}`;
+}
+
+/**
+ * `trigger [guard] / emit a, b · send e to child`: an arrow's label in a chart (the harness names
+ * transitions without their actions).
+ */
 export function describeArrow(transition: AnyTransitionDefinition): string {
-  const emits = emittedTypesOf(transition.actions, transition.source.machine);
+  const { machine } = transition.source;
+  const emits = emittedTypesOf(transition.actions, machine);
+  const sends = transition.actions
+    .map((action) => sentEventOf(action, machine))
+    .filter((sent): sent is string => sent !== undefined);
+  const effects = [...(emits.length ? [`emit ${emits.join(', ')}`] : []), ...sends];
   const label = describeTransition(transition);
-  return emits.length ? `${label} / emit ${emits.join(', ')}` : label;
+  return effects.length ? `${label} / ${effects.join(' · ')}` : label;
 }
 
 /** The state nodes below `node` in document order (the root itself excluded). */

@@ -43,6 +43,21 @@ describe('toMermaid', () => {
     expect(chart).toContain('session --> session_signedOut : session.expired');
   });
 
+  it('draws the app machine with what each transition tells its children', () => {
+    const chart = toMermaid(MACHINES.find(({ name }) => name === 'app')!.machine);
+    expect(chart).toContain(
+      'app_account_signedOut --> app_account_admin : app.signedIn [isAdmin] / send unread.start to unreadCount',
+    );
+    expect(chart).toContain(
+      'app_account_signedOut --> app_account_admin : app.signedIn [and(isAdmin, userIdle)] / send unread.startPaused to unreadCount',
+    );
+    expect(chart).toContain(
+      'app_activity_active --> app_activity_idle : app.idle / send unread.pause to unreadCount',
+    );
+    expect(chart).toContain('app --> app : app.notify / emit notify');
+    expect(chart).toContain('app --> app : app.profileSaved / send session.reloadProfile to session');
+  });
+
   const sample = setup({
     types: { events: {} as { type: 'activity' } | { type: 'pay' } | { type: 'close' } },
     delays: { idleTimeout: 10_000 },

@@ -1,12 +1,12 @@
-import { createActor } from 'xstate';
-import { PASSWORD_MESSAGES, PROFILE_MESSAGES } from '../../contract/profile';
-import { NOTIFICATION_MESSAGES } from '../../contract/notifications';
+import { createActor, type ActorRefFrom } from 'xstate';
+import { appMachine, type AppChildName } from '../../machines/app.machine';
 import { formDialogMachine } from '../../machines/formDialog.machine';
 import { idleMachine } from '../../machines/idle.machine';
 import { impersonationMachine } from '../../machines/impersonation.machine';
-import type { NotifyEmitted } from '../../machines/notify';
+import { sessionMachine } from '../../machines/session.machine';
 import { unreadCountMachine } from '../../machines/unreadCount.machine';
-import { readImpersonationToken } from '../api/cookies';
+import { readImpersonationToken, readToken } from '../api/cookies';
+import { readPendingLogin, sessionActors } from '../api/session';
 import {
   changePassword,
   countUnread,
@@ -17,64 +17,65 @@ import {
   updateProfile,
   watchActivity,
 } from '../api/shell';
-import { createSessionActor } from './session';
+import { connectSession } from './session';
 
 /**
- * The composition root of the app's actors: each is made here, handed its I/O, and wired to the
- * others, so that no component needs an effect to connect them.
+ * The app actor (machines/app.machine.ts), each child handed its I/O from src/api. How the children work
+ * together is the app machine's chart; here they are only made, and their toasts shown.
  */
+export const appLogic = appMachine.provide({
+  actors: {
+    session: sessionMachine.provide({ actors: sessionActors }),
+    idle: idleMachine.provide({ actors: { watchActivity } }),
+    unreadCount: unreadCountMachine.provide({ actors: { countUnread } }),
+    impersonation: impersonationMachine.provide({ actors: { startImpersonation, switchBack, reloadRoot } }),
+    profileForm: formDialogMachine.provide({ actors: { submit: updateProfile } }),
+    passwordForm: formDialogMachine.provide({ actors: { submit: changePassword } }),
+    messageForm: formDialogMachine.provide({ actors: { submit: messageBoard } }),
+  },
+});
+
+/** The children the views read, by name. */
+interface AppChildren {
+  session: ActorRefFrom<typeof sessionMachine>;
+  idle: ActorRefFrom<typeof idleMachine>;
+  unreadCount: ActorRefFrom<typeof unreadCountMachine>;
+  impersonation: ActorRefFrom<typeof impersonationMachine>;
+  profileForm: ActorRefFrom<typeof formDialogMachine>;
+  passwordForm: ActorRefFrom<typeof formDialogMachine>;
+  messageForm: ActorRefFrom<typeof formDialogMachine>;
+}
+
 export function createAppActors() {
-  const session = createSessionActor();
-  const idle = createActor(idleMachine.provide({ actors: { watchActivity } }));
-  const unreadCount = createActor(unreadCountMachine.provide({ actors: { countUnread } }));
-  const impersonation = createActor(
-    impersonationMachine.provide({ actors: { startImpersonation, switchBack, reloadRoot } }),
-    { input: { impersonationToken: readImpersonationToken() } },
-  );
-  const formDialog = (submit: typeof updateProfile, successMessage: string) =>
-    createActor(formDialogMachine.provide({ actors: { submit } }), { input: { successMessage } });
-  const profileForm = formDialog(updateProfile, PROFILE_MESSAGES.updated);
-  const passwordForm = formDialog(changePassword, PASSWORD_MESSAGES.changed);
-  const messageForm = formDialog(messageBoard, NOTIFICATION_MESSAGES.messageSent);
-
-  // Toasts load with the shell chunk, never with /login.
-  const toast = (notice: NotifyEmitted) => void import('./toasts').then(({ showToast }) => showToast(notice));
-  for (const form of [profileForm, passwordForm, messageForm]) form.on('notify', toast);
-  impersonation.on('notify', toast);
-  profileForm.on('form.succeeded', () => session.send({ type: 'session.reloadProfile' }));
-
-  // The unread count runs for a signed-in admin only, and pauses while the user is idle.
-  let counting = false;
-  session.subscribe((snapshot) => {
-    const shouldCount = snapshot.hasTag('signedIn') && snapshot.context.user?.user_role === 'admin';
-    if (shouldCount !== counting) {
-      counting = shouldCount;
-      unreadCount.send({ type: shouldCount ? 'unread.start' : 'unread.stop' });
-      // Started while the user is already idle: wait for activity before polling.
-      if (shouldCount && idle.getSnapshot().hasTag('idle')) unreadCount.send({ type: 'unread.pause' });
-    }
+  const app = createActor(appLogic, {
+    input: {
+      session: { hasStoredToken: readToken() !== null, pendingLogin: readPendingLogin() },
+      impersonation: { impersonationToken: readImpersonationToken() },
+    },
   });
-  let wasIdle = false;
-  idle.subscribe((snapshot) => {
-    const isIdle = snapshot.hasTag('idle');
-    if (isIdle !== wasIdle) {
-      wasIdle = isIdle;
-      unreadCount.send({ type: isIdle ? 'unread.pause' : 'unread.resume' });
-    }
-  });
-
-  const others = [idle, unreadCount, impersonation, profileForm, passwordForm, messageForm];
-  for (const actor of others) actor.start();
+  // The one toast subscriber: the app emits every child's `notify`. Toasts load with the shell chunk,
+  // never with /login.
+  app.on('notify', (notice) => void import('./toasts').then(({ showToast }) => showToast(notice)));
+  app.start();
+  const child = <K extends AppChildName>(name: K) => app.system.get(name) as AppChildren[K];
+  const children: AppChildren = {
+    session: child('session'),
+    idle: child('idle'),
+    unreadCount: child('unreadCount'),
+    impersonation: child('impersonation'),
+    profileForm: child('profileForm'),
+    passwordForm: child('passwordForm'),
+    messageForm: child('messageForm'),
+  };
+  const disconnect = connectSession(children.session);
   return {
-    session,
-    idle,
-    unreadCount,
-    impersonation,
-    profileForm,
-    passwordForm,
-    messageForm,
-    /** Stops every actor (tests make a fresh set per render). */
-    stopAll: () => [session, ...others].forEach((actor) => actor.stop()),
+    app,
+    ...children,
+    /** Stops the app and with it every child (tests make a fresh set per render). */
+    stopAll: () => {
+      disconnect();
+      app.stop();
+    },
   };
 }
 

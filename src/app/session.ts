@@ -1,26 +1,26 @@
-import { createActor } from 'xstate';
-import { sessionMachine } from '../../machines/session.machine';
+import type { ActorRefFrom } from 'xstate';
+import type { sessionMachine } from '../../machines/session.machine';
 import { onUnauthenticated } from '../api/client';
-import { readToken } from '../api/cookies';
-import { readPendingLogin, sessionActors, writePendingLogin } from '../api/session';
+import { writePendingLogin } from '../api/session';
+
+export type SessionActor = ActorRefFrom<typeof sessionMachine>;
 
 /**
- * The app's session actor, made outside React so that the API client's 401 and the pending-login
- * storage can reach it without effects in components.
+ * The session's two links to the browser, which no chart can hold: a sign-in waiting for its code is
+ * kept in sessionStorage (it survives a reload), and the API client's 401 ends the session. Returns
+ * what undoes both.
  */
-export function createSessionActor() {
-  const actor = createActor(sessionMachine.provide({ actors: sessionActors }), {
-    input: { hasStoredToken: readToken() !== null, pendingLogin: readPendingLogin() },
-  });
-  let stored = actor.getSnapshot().context.challenge;
-  actor.subscribe((snapshot) => {
+export function connectSession(session: SessionActor): () => void {
+  let stored = session.getSnapshot().context.challenge;
+  const subscription = session.subscribe((snapshot) => {
     if (snapshot.context.challenge !== stored) {
       stored = snapshot.context.challenge;
       writePendingLogin(stored);
     }
   });
-  onUnauthenticated(() => actor.send({ type: 'session.expired' }));
-  return actor.start();
+  const stopListening = onUnauthenticated(() => session.send({ type: 'session.expired' }));
+  return () => {
+    subscription.unsubscribe();
+    stopListening();
+  };
 }
-
-export type SessionActor = ReturnType<typeof createSessionActor>;

@@ -27,7 +27,7 @@ export default function ResetPasswordPage() {
     input: { successMessage: RESET_MESSAGES.done },
     snapshot: machine.resolveState({
       value: { open: 'editing' },
-      context: { successMessage: RESET_MESSAGES.done, fieldErrors: {}, error: null },
+      context: { successMessage: RESET_MESSAGES.done, subject: null, fieldErrors: {}, error: null },
     }),
   });
   const view = useSelector(form, (s) => ({

@@ -1,8 +1,9 @@
-import { useActorRef } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import type { PromiseActorLogic } from 'xstate';
 import { formatPersonName } from '../../contract/format';
 import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
+import { confirmDialogMachine } from '../../machines/confirmDialog.machine';
 import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
 import { removeFromList } from '../api/listedRows';
 import { useNotify } from '../app/notify';
@@ -67,7 +68,10 @@ export function RemovableListPage<Row extends ListedRow>({
     { input: { successMessage: add.successMessage } },
   );
   useNotify(form);
-  const [pending, setPending] = useState<Row | null>(null);
+  // The removal's question, and the row it is about, live in the confirm dialog's machine.
+  const removal = useActorRef(confirmDialogMachine);
+  const asking = useSelector(removal, (s) => s.hasTag('open'));
+  const pending = useSelector(removal, (s) => s.context.subject as Row | null);
   return (
     <section>
       <h1 className="mb-4 text-2xl font-semibold">{title}</h1>
@@ -106,7 +110,7 @@ export function RemovableListPage<Row extends ListedRow>({
                     disabled={!view.canAct || lockedBecause(row) !== undefined}
                     title={lockedBecause(row)}
                     aria-label={`Remove from the list: ${rowName(row)}`}
-                    onClick={() => setPending(row)}
+                    onClick={() => removal.send({ type: 'confirm.ask', subject: row })}
                   >
                     Remove from the list
                   </Button>
@@ -117,13 +121,13 @@ export function RemovableListPage<Row extends ListedRow>({
         )}
       </ListView>
       <ConfirmDialog
-        open={pending !== null}
+        open={asking}
         title="Remove from the list"
         confirmLabel="Remove"
-        onCancel={() => setPending(null)}
+        onCancel={() => removal.send({ type: 'confirm.cancel' })}
         onConfirm={() => {
           list.send({ type: 'list.act', action: 'remove', payload: { id: pending!.id } });
-          setPending(null);
+          removal.send({ type: 'confirm.accept' });
         }}
       >
         {pending && confirm(pending)}

@@ -1,5 +1,4 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { badgeText } from '../../contract/constants';
 import { BROADCAST_LINKS } from '../../contract/navigation';
@@ -60,14 +59,10 @@ function NotificationBell() {
   );
 }
 
-type OpenDialog = 'profile' | null;
-
 export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
-  const { session, passwordForm, impersonation } = useActors();
+  const { app, session, passwordForm, impersonation } = useActors();
   const user = useSession((s) => s.context.user);
   const impersonating = useAppActor('impersonation', (s) => s.hasTag('impersonating'));
-  // Which read-only dialog is open is the view's own business; forms have machines.
-  const [dialog, setDialog] = useState<OpenDialog>(null);
   if (!user) return null;
   const isAdmin = user.user_role === 'admin';
   return (
@@ -93,7 +88,11 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
           </MenuButton>
           <MenuItems anchor="bottom end" className={menuPanel}>
             <MenuItem>
-              <button type="button" className={menuItem} onClick={() => setDialog('profile')}>
+              <button
+                type="button"
+                className={menuItem}
+                onClick={() => app.send({ type: 'app.profileCard.open' })}
+              >
                 Your profile
               </button>
             </MenuItem>
@@ -129,7 +128,7 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
           </MenuItems>
         </Menu>
       </div>
-      <ViewProfileDialog open={dialog === 'profile'} onClose={() => setDialog(null)} />
+      <ViewProfileDialog />
       <EditProfileDialog />
       <ChangePasswordDialog />
     </header>

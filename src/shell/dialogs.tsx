@@ -40,12 +40,15 @@ export function ProfilePhoto({ user, className }: { user: User; className: strin
   );
 }
 
-export function ViewProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { profileForm } = useActors();
+/** The header's "Your profile" card: the app machine knows whether it is open. */
+export function ViewProfileDialog() {
+  const { app } = useActors();
+  const open = useAppActor('app', (s) => s.hasTag('profileCard'));
   const user = useSession((s) => s.context.user);
   if (!user) return null;
+  const close = () => app.send({ type: 'app.profileCard.close' });
   return (
-    <Modal open={open} onClose={onClose} title="Your profile">
+    <Modal open={open} onClose={close} title="Your profile">
       <div className="flex items-center gap-4">
         <ProfilePhoto user={user} className="h-20 w-20" />
         <dl className="min-w-0">
@@ -56,16 +59,10 @@ export function ViewProfileDialog({ open, onClose }: { open: boolean; onClose: (
         </dl>
       </div>
       <div className="mt-6 flex items-center justify-between">
-        <Button
-          variant="link"
-          onClick={() => {
-            onClose();
-            profileForm.send({ type: 'form.open' });
-          }}
-        >
+        <Button variant="link" onClick={() => app.send({ type: 'app.profileCard.edit' })}>
           Edit profile
         </Button>
-        <Button variant="secondary" onClick={onClose}>
+        <Button variant="secondary" onClick={close}>
           Close
         </Button>
       </div>

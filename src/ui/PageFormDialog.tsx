@@ -10,6 +10,14 @@ import { Modal } from './Modal';
 export type FormDialogRef = ActorRefFrom<typeof formDialogMachine>;
 
 /**
+ * What the dialog is about (`form.open`'s `subject`, kept in the machine's context): the row being
+ * edited, or null for a new one. The page that opens the dialog knows the type it put there.
+ */
+export function useDialogSubject<Subject>(actor: FormDialogRef): Subject | null {
+  return useSelector(actor, (s) => s.context.subject as Subject | null);
+}
+
+/**
  * The dialog around a form dialog actor, a page's own or (through FormDialog) an app-wide one: open
  * while the machine is open, its buttons from the machine's state, the form's values sent as they are
  * (files included). A name given more than once arrives as one text of its values, one a line. Field

@@ -127,6 +127,8 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
 
   const index = page.getByTestId('candidate-index');
   await expect(index).toHaveText(/^WHB\/\d{2}\/A1\/\d{6}$/);
+  // Said in a toast that screen readers announce (issue 9: creates said nothing).
+  await expect(page.getByRole('alert').filter({ hasText: 'Candidate indexed.' })).toBeVisible();
   const candidateIndex = (await index.textContent())!;
 
   // The board checks the stored documents from Indexed Candidates: the photo opens in a dialog, the

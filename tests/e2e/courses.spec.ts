@@ -152,6 +152,8 @@ test('an admin creates a course header in the dialog, is told what is wrong, and
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Course header created.')).toBeVisible();
+  // Said in a toast that screen readers announce (issue 9: creates said nothing).
+  await expect(page.getByRole('alert').filter({ hasText: 'Course header created.' })).toBeVisible();
 
   await page.getByLabel('Search by code or title').fill('Z9');
   await page.getByRole('button', { name: 'Search' }).click();

@@ -38,6 +38,8 @@ test('an admin records an offence; the candidate then cannot be registered, and 
   await dialog.getByRole('button', { name: 'Record' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('The offence is recorded.')).toBeVisible();
+  // Said in a toast that screen readers announce (issue 9: creates said nothing).
+  await expect(page.getByRole('alert').filter({ hasText: 'The offence is recorded.' })).toBeVisible();
   const offenceRow = page.getByRole('row').filter({ hasText: candidateIndex });
   await expect(offenceRow).toContainText('In force');
 

@@ -56,6 +56,8 @@ test("a school admin adds and removes a resit entry for their own candidate, and
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('The resit entry is added.')).toBeVisible();
+  // Said in a toast that screen readers announce (issue 9: creates said nothing).
+  await expect(page.getByRole('alert').filter({ hasText: 'The resit entry is added.' })).toBeVisible();
   await listSettled(page);
 
   const row = page.getByRole('row').filter({ hasText: ownIndex });

@@ -178,6 +178,10 @@ test('an admin creates a school and its admin, who sets a password with the mail
   await form.getByLabel('School code').fill(code);
   await form.getByRole('button', { name: 'Create school' }).click();
   await expect(form).toHaveCount(0);
+  // Said in a toast that screen readers announce (issue 9: creates said nothing).
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'The training school has been created.' }),
+  ).toBeVisible();
 
   await page.getByRole('searchbox', { name: 'Search by code or name' }).fill(code);
   await page.getByRole('button', { name: 'Search' }).click();
@@ -192,6 +196,9 @@ test('an admin creates a school and its admin, who sets a password with the mail
   await adminForm.getByLabel('Email address').fill(email);
   await adminForm.getByRole('button', { name: 'Add admin' }).click();
   await expect(adminForm).toHaveCount(0);
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'The school admin has been added and emailed a code' }),
+  ).toBeVisible();
   await expect(row.getByText(`Adaeze Nwosu (${email})`)).toBeVisible();
 
   // The board sends a second code: only that one works.

@@ -18,8 +18,12 @@ const input: FormDialogInput = { successMessage: PROFILE_MESSAGES.updated };
 const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'ada.jpg', { type: 'image/jpeg' });
 const values: FormValues = { name: 'Ada Obi', email: 'ada@example.org', phone_number: '', photo };
 
+/** What a dialog may be about: nothing (a new school), or a row (the school being edited). */
+const school = { id: 7, code: 'SHT-IB', name: 'School of Health Technology, Ibadan' };
+
 const events: FormDialogEvent[] = [
   { type: 'form.open' },
+  { type: 'form.open', subject: school },
   { type: 'form.close' },
   { type: 'form.submit', values },
 ];
@@ -77,6 +81,13 @@ function checkFormDialog(replayed: ReplayStep<typeof formDialogMachine>): void {
   // No field message beside a field while its new value is on its way.
   if (snapshot.hasTag('busy')) expect(context.fieldErrors, at).toEqual({});
   if (snapshot.hasTag('busy')) expect(context.error, at).toBeNull();
+
+  // What the dialog is about is set by opening it, and kept until it is opened again.
+  if (event.type === 'form.open') {
+    expect(context.subject, at).toBe((event as { subject?: unknown }).subject ?? null);
+  } else {
+    expect(context.subject, at).toBe(previous?.context.subject ?? null);
+  }
 
   switch (event.type) {
     case 'form.open':

@@ -306,7 +306,8 @@ function createProbe(machine: AnyStateMachine) {
     fromTransition((state: null) => state, null),
     {
       inspect: (event: InspectionEvent) => {
-        if (event.type === '@xstate.microstep') taken.push(...event._transitions);
+        // Only the machine under test: the children it spawns or invokes take their own transitions.
+        if (event.type === '@xstate.microstep' && event.actorRef === host) taken.push(...event._transitions);
       },
     },
   );

@@ -9,6 +9,7 @@ const POLL_TIMER = 'xstate.after.pollInterval.unreadCount.running.waiting';
 
 const events: UnreadCountEvent[] = [
   { type: 'unread.start' },
+  { type: 'unread.startPaused' },
   { type: 'unread.stop' },
   { type: 'unread.pause' },
   { type: 'unread.resume' },
@@ -88,6 +89,13 @@ function checkUnreadCount(replayed: ReplayStep<typeof unreadCountMachine>): void
       break;
     case 'unread.stop':
       if (previous?.matches({ running: 'fetching' })) expect(latest?.status, at).toBe('stopped');
+      break;
+    case 'unread.startPaused':
+      // Started for a user already idle: paused from the start, nothing asked until they resume.
+      if (previous?.matches('stopped')) {
+        expect(snapshot.value, at).toEqual({ running: 'paused' });
+        expect(calls, at).toEqual([]);
+      }
       break;
   }
 }

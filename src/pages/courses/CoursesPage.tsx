@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { fromPromise } from 'xstate';
 import { courseHeaderRules } from '../../../contract/candidates';
 import {
@@ -19,7 +18,7 @@ import { pageFetcher } from '../../api/lists';
 import { useNotify } from '../../app/notify';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
-import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
+import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
@@ -80,11 +79,8 @@ export default function CoursesPage() {
     { input: { successMessage: 'Course header saved.' } },
   );
   useNotify(dialog);
-  const [editing, setEditing] = useState<CourseHeaderRow | null>(null);
-  const open = (row: CourseHeaderRow | null) => {
-    setEditing(row);
-    dialog.send({ type: 'form.open' });
-  };
+  // The dialog's machine keeps the row being edited (null: a new course header).
+  const open = (row: CourseHeaderRow | null) => dialog.send({ type: 'form.open', subject: row });
 
   const search = useSelector(list, (s) => s.context.query.filters.search ?? '');
 
@@ -105,7 +101,7 @@ export default function CoursesPage() {
       <ListView<CourseHeaderRow> list={list}>
         {(data, busy) => <CourseTable data={data} busy={busy} list={list} onEdit={(row) => open(row)} />}
       </ListView>
-      <CourseHeaderDialog dialog={dialog} row={editing} />
+      <CourseHeaderDialog dialog={dialog} />
     </section>
   );
 }
@@ -174,8 +170,9 @@ function CourseTable({
   );
 }
 
-/** Create (no row) or edit a course header, over the page's form dialog machine. */
-function CourseHeaderDialog({ dialog, row }: { dialog: FormDialogRef; row: CourseHeaderRow | null }) {
+/** Create (no subject) or edit a course header, over the page's form dialog machine. */
+function CourseHeaderDialog({ dialog }: { dialog: FormDialogRef }) {
+  const row = useDialogSubject<CourseHeaderRow>(dialog);
   const locked = !!row && row.indexed_candidates > 0;
   return (
     <PageFormDialog

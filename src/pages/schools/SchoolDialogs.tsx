@@ -3,11 +3,11 @@ import { SCHOOL_LIMITS, type SchoolAdminSummary, type SchoolRow } from '../../..
 import { useNotify } from '../../app/notify';
 import { useNationalities } from '../../app/formOptions';
 import { SelectField, TextAreaField, TextField } from '../../ui/controls';
-import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
+import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 
 /**
- * The page's dialogs over the shared PageFormDialog, each about one school or admin (or a new school):
- * its id goes in the hidden field `idName`, and the inputs start again from its values (a new key for
+ * The page's dialogs over the shared PageFormDialog, each about one school or admin (or a new school),
+ * the subject its machine was opened with: its id goes in the hidden field `idName`, and the inputs start again from its values (a new key for
  * each). Each dialog's toasts are heard here.
  */
 function SchoolPageDialog({
@@ -44,8 +44,9 @@ function CountryField({ value, error }: { value: string; error?: string }) {
   );
 }
 
-/** Create a school (school null) or edit one: code, name, state, country, address and contact. */
-export function SchoolFormDialog({ actor, school }: { actor: FormDialogRef; school: SchoolRow | null }) {
+/** Create a school (no subject) or edit one: code, name, state, country, address and contact. */
+export function SchoolFormDialog({ actor }: { actor: FormDialogRef }) {
+  const school = useDialogSubject<SchoolRow>(actor);
   return (
     <SchoolPageDialog
       actor={actor}
@@ -92,7 +93,8 @@ export function SchoolFormDialog({ actor, school }: { actor: FormDialogRef; scho
 }
 
 /** A new school admin: no password is set here; they are emailed a code to set their own. */
-export function AdminFormDialog({ actor, school }: { actor: FormDialogRef; school: SchoolRow | null }) {
+export function AdminFormDialog({ actor }: { actor: FormDialogRef }) {
+  const school = useDialogSubject<SchoolRow>(actor);
   return (
     <SchoolPageDialog
       actor={actor}
@@ -129,13 +131,8 @@ export function AdminFormDialog({ actor, school }: { actor: FormDialogRef; schoo
 }
 
 /** Asks before mailing a school admin a new reset code. */
-export function ResetCodeDialog({
-  actor,
-  admin,
-}: {
-  actor: FormDialogRef;
-  admin: SchoolAdminSummary | null;
-}) {
+export function ResetCodeDialog({ actor }: { actor: FormDialogRef }) {
+  const admin = useDialogSubject<SchoolAdminSummary>(actor);
   return (
     <SchoolPageDialog
       actor={actor}

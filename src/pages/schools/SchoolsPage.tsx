@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import {
   SCHOOL_MESSAGES,
   SCHOOL_ADMIN_MESSAGES,
@@ -66,24 +65,15 @@ type SchoolList = ReturnType<typeof useSchoolsPage>['list'];
  * create and edit schools, and manage each school's admin accounts (and sign in as one). */
 export default function SchoolsPage() {
   const { list, schoolForm, adminForm, resetForm } = useSchoolsPage();
-  // Which school or admin the open dialog is about: what the dialog shows, not how it behaves.
-  const [school, setSchool] = useState<SchoolRow | null>(null);
-  const [adminSchool, setAdminSchool] = useState<SchoolRow | null>(null);
-  const [resetAdmin, setResetAdmin] = useState<SchoolAdminSummary | null>(null);
   const filters = useSelector(list, (s) => s.context.query.filters);
-  const open = (actor: FormDialogRef) => actor.send({ type: 'form.open' });
+  // Each dialog's machine keeps which school or admin it is about (null: a new school).
+  const open = (actor: FormDialogRef, subject: SchoolRow | SchoolAdminSummary | null) =>
+    actor.send({ type: 'form.open', subject });
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Training Schools</h1>
-        <Button
-          onClick={() => {
-            setSchool(null);
-            open(schoolForm);
-          }}
-        >
-          New school
-        </Button>
+        <Button onClick={() => open(schoolForm, null)}>New school</Button>
       </div>
       <SearchForm
         label="Find schools"
@@ -122,26 +112,17 @@ export default function SchoolsPage() {
                 key={row.id}
                 school={row}
                 list={list}
-                onEdit={() => {
-                  setSchool(row);
-                  open(schoolForm);
-                }}
-                onAddAdmin={() => {
-                  setAdminSchool(row);
-                  open(adminForm);
-                }}
-                onReset={(admin) => {
-                  setResetAdmin(admin);
-                  open(resetForm);
-                }}
+                onEdit={() => open(schoolForm, row)}
+                onAddAdmin={() => open(adminForm, row)}
+                onReset={(admin) => open(resetForm, admin)}
               />
             ))}
           </ListTable>
         )}
       </ListView>
-      <SchoolFormDialog actor={schoolForm} school={school} />
-      <AdminFormDialog actor={adminForm} school={adminSchool} />
-      <ResetCodeDialog actor={resetForm} admin={resetAdmin} />
+      <SchoolFormDialog actor={schoolForm} />
+      <AdminFormDialog actor={adminForm} />
+      <ResetCodeDialog actor={resetForm} />
     </section>
   );
 }
