@@ -25,7 +25,7 @@ export default function ForgotPasswordPage() {
     input: { successMessage: RESET_MESSAGES.codeMailed },
     snapshot: machine.resolveState({
       value: { open: 'editing' },
-      context: { successMessage: RESET_MESSAGES.codeMailed, fieldErrors: {}, error: null },
+      context: { successMessage: RESET_MESSAGES.codeMailed, subject: null, fieldErrors: {}, error: null },
     }),
   });
   const view = useSelector(form, (s) => ({

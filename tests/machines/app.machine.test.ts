@@ -213,7 +213,7 @@ const schoolAdmin: User = {
   ...admin,
   id: 2,
   user_role: 'school_admin',
-  training_school: { id: 1, code: 'SHT-IB', name: 'School' },
+  training_school: { id: 1, code: 'SHT-IB', name: 'School', status: 'active' },
 };
 
 /**
