@@ -12,6 +12,7 @@ import { candidateRoutes } from './routes/candidates';
 import { courseRoutes } from './routes/courses';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { listRoutes } from './lists';
 import { impersonateRoutes, switchBackRoutes } from './routes/impersonation';
 import { messageBoardRoutes, notificationRoutes } from './routes/notifications';
 import { offenderRoutes } from './routes/offenders';
@@ -69,6 +70,8 @@ export function apiRoutes() {
       .route('/training-school-admin', messageBoardRoutes)
       .route('/training-school-admin', schoolRegistrationRoutes)
       .route('/training-school-admin', schoolResitRoutes)
+      // Every list of every area, each from its definition (server/lists/).
+      .route('/', listRoutes)
   );
 }
 

@@ -12,7 +12,6 @@ import {
 import { audit } from '../audit';
 import { boardYear } from '../boardDate';
 import { readCandidateForm, type CandidateForm } from '../candidates/form';
-import { listCandidates } from '../candidates/list';
 import { auditSnapshot, loadRecord, loadRow, STORED_TEXT_FIELDS } from '../candidates/records';
 import { putUploads, recordUploads, removeFiles } from '../candidates/uploads';
 import type { Database } from '../db/client';
@@ -252,7 +251,6 @@ async function setVerification(c: AppContext) {
 /** The board's candidate pages: index, search, read, edit, verify, and the form's choices. */
 export const candidateRoutes = new Hono<AppEnv>()
   .post('/candidates', indexCandidate)
-  .get('/candidates', (c) => listCandidates(c, { kind: 'board' }))
   .get('/candidates/:id', async (c) => {
     const id = idParam(c);
     return id ? answerRecord(c, id, '') : notFound(c);

@@ -1,8 +1,7 @@
-import { asc, count, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
+import { count, eq, inArray, like, or, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
   COURSE_MESSAGES as M,
-  COURSE_SEARCH_MAX,
   statusChangedMessage,
   type CourseHeaderRow,
   type CourseStatus,
@@ -18,12 +17,11 @@ import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { candidates, courseHeaders } from '../db/schema';
 import { auditActor, type AppContext, type AppEnv } from '../http/context';
-import { containsPattern, readPage, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
 
-const columns = {
+export const columns = {
   id: courseHeaders.id,
   code: courseHeaders.code,
   title: courseHeaders.title,
@@ -45,7 +43,7 @@ async function indexedCounts(db: Database, ids: number[]): Promise<Map<number, n
   return new Map(rows.map((row) => [row.id, row.total]));
 }
 
-async function withCounts(db: Database, rows: StoredRow[]): Promise<CourseHeaderRow[]> {
+export async function withCounts(db: Database, rows: StoredRow[]): Promise<CourseHeaderRow[]> {
   const counts = await indexedCounts(
     db,
     rows.map((row) => row.id),
@@ -71,34 +69,6 @@ async function codeInUse(db: Database, id: number, code: string): Promise<boolea
     .where(or(eq(candidates.courseHeaderId, id), like(candidates.candidateIndex, `WHB/%/${code}/%`)))
     .limit(1);
   return !!row;
-}
-
-/** GET /course-headers `?search=&page=&per_page=`: ordered by code, searched in code and title. */
-async function listCourseHeaders(c: AppContext) {
-  const search = (c.req.query('search') ?? '').trim();
-  if (search.length > COURSE_SEARCH_MAX) return invalid(c, { search: [M.tooLong] });
-  const paging = readPaging(c);
-  const db = c.get('deps').database.db;
-  const pattern = containsPattern(search);
-  const where = search
-    ? or(ilike(courseHeaders.code, pattern), ilike(courseHeaders.title, pattern))
-    : undefined;
-  const page = await readPage(
-    db,
-    paging,
-    {
-      rows: () => db.select(columns).from(courseHeaders).$dynamic(),
-      where,
-      matching: () =>
-        db
-          .select({ one: sql`1` })
-          .from(courseHeaders)
-          .$dynamic(),
-      order: { orderBy: [asc(courseHeaders.code)] },
-    },
-    (row) => row,
-  );
-  return ok(c, { ...page, items: await withCounts(db, page.items) });
 }
 
 /** POST /course-headers `{ code, title }`. Codes are kept in capitals, so uniqueness is case-blind. */
@@ -230,7 +200,6 @@ function updateStatus(field: CourseStatusField) {
 
 /** The board's course headers: list, create, edit, and each row's two statuses. */
 export const courseRoutes = new Hono<AppEnv>()
-  .get('/course-headers', listCourseHeaders)
   .post('/course-headers', createCourseHeader)
   .post('/course-headers/:id', updateCourseHeader)
   .post('/course-headers/:id/indexing-status', updateStatus('indexing_status'))

@@ -1,63 +1,22 @@
-import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { NOTIFICATION_MESSAGES, type BoardNotification } from '../../contract/notifications';
+import { NOTIFICATION_MESSAGES } from '../../contract/notifications';
 import { markReadValidator, messageBoardValidator } from '../../contract/notifications.validators';
 import { audit } from '../audit';
 import { isLimited, recordHit } from '../auth/throttle';
-import { notifications, trainingSchools } from '../db/schema';
-import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
-import { readPage, readPaging } from '../http/paging';
+import { notifications } from '../db/schema';
+import { auditActor, callerOf, type AppEnv } from '../http/context';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
 
 /** Generous: a school writing to the board is welcome; a script flooding it is not. */
 const MESSAGE_LIMIT = { max: 200, windowMinutes: 60 };
 
-/** One page of the unread or the read notifications, newest first (each list has its partial index). */
-async function listNotifications(c: AppContext, read: boolean) {
-  const paging = readPaging(c);
-  const db = c.get('deps').database.db;
-  const where = read ? isNotNull(notifications.readAt) : isNull(notifications.readAt);
-  // Newest first by the partial indexes on (created_at, id); paged by number (unread lists stay short).
-  const page = await readPage(
-    db,
-    paging,
-    {
-      rows: () =>
-        db
-          .select({ notification: notifications, school: trainingSchools })
-          .from(notifications)
-          .leftJoin(trainingSchools, eq(trainingSchools.id, notifications.trainingSchoolId))
-          .$dynamic(),
-      where,
-      matching: () =>
-        db
-          .select({ one: sql`1` })
-          .from(notifications)
-          .$dynamic(),
-      order: { orderBy: [desc(notifications.createdAt), desc(notifications.id)] },
-    },
-    ({ notification: n, school }): BoardNotification => ({
-      id: n.id,
-      kind: n.kind,
-      title: n.title,
-      body: n.body,
-      school: school ? { id: school.id, code: school.code, name: school.name } : null,
-      created_at: n.createdAt.toISOString(),
-      read_at: n.readAt?.toISOString() ?? null,
-    }),
-  );
-  return ok(c, page);
-}
-
 /**
  * The board's notifications (spec section 7). Read state belongs to the board, not to each admin: one
  * admin marking a notification read marks it for every admin, and `read_by` says who.
  */
 export const notificationRoutes = new Hono<AppEnv>()
-  .get('/training-school-notification-unread', (c) => listNotifications(c, false))
-  .get('/training-school-notification-read', (c) => listNotifications(c, true))
-
   .get('/count-unread-notification', async (c) => {
     const [{ total }] = await c
       .get('deps')

@@ -9,18 +9,18 @@ import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/cont
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
-import { findIndexedCandidate, listPage, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { boardToday } from '../boardDate';
 import { sanctionRunsOn } from '../sanctions';
 
 /** The list's rows with their candidate, school and course header; `active` as of `today`. */
-const selectOffenders = (db: Database, today: string) =>
+export const selectOffenders = (db: Database, today: string) =>
   selectListed(db, examOffences, {
     offence: examOffences,
     active: sql<boolean>`coalesce(${sanctionRunsOn(today)}, false)`,
   });
 
-function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[number]): OffenderRow {
+export function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[number]): OffenderRow {
   const o = row.offence;
   return {
     id: o.id,
@@ -50,12 +50,6 @@ const auditSnapshot = (row: OffenderRow) => ({
 async function loadOffender(db: Database, id: number): Promise<OffenderRow | null> {
   const [row] = await selectOffenders(db, boardToday()).where(eq(examOffences.id, id));
   return row ? toOffenderRow(row) : null;
-}
-
-/** GET ?search=&page=&per_page=: the listed offences (not removed), newest first. */
-function listOffenders(c: AppContext) {
-  const rows = selectOffenders(c.get('deps').database.db, boardToday());
-  return listPage(c, { kind: 'board' }, examOffences, rows, toOffenderRow);
 }
 
 /** POST: record an offence against an indexed candidate, by index number. */
@@ -111,6 +105,5 @@ async function removeOffence(c: AppContext) {
 
 /** Exam offenders: board admins only (server/access.ts). */
 export const offenderRoutes = new Hono<AppEnv>()
-  .get('/exam-offenders', listOffenders)
   .post('/exam-offenders', recordOffence)
   .post('/exam-offenders/:id/remove', removeOffence);

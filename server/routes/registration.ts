@@ -10,7 +10,6 @@ import {
 import { sanctionBlocksMessage } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
 import { audit } from '../audit';
-import { listCandidates } from '../candidates/list';
 import { loadRow } from '../candidates/records';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, notifications, trainingSchools } from '../db/schema';
@@ -142,13 +141,11 @@ async function updateRegStatus(c: AppContext, role: Role) {
 }
 
 /** The board's registered-candidates list and row toggle: every school's candidates. */
-export const boardRegistrationRoutes = new Hono<AppEnv>()
-  .get('/registered-candidates', (c) => listCandidates(c, { kind: 'board' }))
-  .post('/candidates/:id/reg-status', (c) => updateRegStatus(c, 'admin'));
+export const boardRegistrationRoutes = new Hono<AppEnv>().post('/candidates/:id/reg-status', (c) =>
+  updateRegStatus(c, 'admin'),
+);
 
 /** A school admin's: their own school's candidates only. */
-export const schoolRegistrationRoutes = new Hono<AppEnv>()
-  .get('/registered-candidates', (c) =>
-    listCandidates(c, { kind: 'school', schoolId: callerOf(c).trainingSchoolId }),
-  )
-  .post('/candidates/:id/reg-status', (c) => updateRegStatus(c, 'school_admin'));
+export const schoolRegistrationRoutes = new Hono<AppEnv>().post('/candidates/:id/reg-status', (c) =>
+  updateRegStatus(c, 'school_admin'),
+);

@@ -5,21 +5,20 @@ import type { Role } from '../../contract/roles';
 import { RESIT_MESSAGES as M, type ResitRow } from '../../contract/resits';
 import { inPaperOrder, resitValidator } from '../../contract/resits.validators';
 import { audit } from '../audit';
-import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, resits, trainingSchools } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv, type Caller } from '../http/context';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
-import { findIndexedCandidate, listPage, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { activeSanction } from '../sanctions';
 
 /** The list's rows with their candidate, school and course header (whose registration may lock them). */
-const selectResits = (db: Database) =>
+export const selectResits = (db: Database) =>
   selectListed(db, resits, { resit: resits, registrationStatus: courseHeaders.registrationStatus });
 
-function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]): ResitRow {
+export function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]): ResitRow {
   const r = row.resit;
   return {
     id: r.id,
@@ -53,13 +52,6 @@ function schoolRefusal(
   if (candidate.schoolStatus === 'suspended') return M.schoolSuspended;
   if (candidate.registrationStatus !== 'open') return M.registrationClosed;
   return null;
-}
-
-/** GET ?search=&page=&per_page=: listed entries, newest first; a school admin's, their school's only. */
-function listResits(c: AppContext, role: Role) {
-  const scope: ListScope =
-    role === 'admin' ? { kind: 'board' } : { kind: 'school', schoolId: callerOf(c).trainingSchoolId };
-  return listPage(c, scope, resits, selectResits(c.get('deps').database.db), toResitRow);
 }
 
 /** POST: a resit entry for an indexed candidate (a school admin: their own school's only). */
@@ -139,11 +131,9 @@ async function removeResit(c: AppContext, role: Role) {
 
 /** Resit candidates: the board's (every school's) and a school admin's (their own school's). */
 export const boardResitRoutes = new Hono<AppEnv>()
-  .get('/resit-candidates', (c) => listResits(c, 'admin'))
   .post('/resit-candidates', (c) => addResit(c, 'admin'))
   .post('/resit-candidates/:id/remove', (c) => removeResit(c, 'admin'));
 
 export const schoolResitRoutes = new Hono<AppEnv>()
-  .get('/resit-candidates', (c) => listResits(c, 'school_admin'))
   .post('/resit-candidates', (c) => addResit(c, 'school_admin'))
   .post('/resit-candidates/:id/remove', (c) => removeResit(c, 'school_admin'));

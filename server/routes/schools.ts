@@ -1,13 +1,10 @@
-import { and, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import {
   SCHOOL_ADMIN_MESSAGES as A,
   SCHOOL_MESSAGES,
-  SCHOOL_SEARCH_MAX,
-  SCHOOL_STATUSES,
   normaliseSchoolCode,
   type SchoolAdminSummary,
-  type SchoolStatus,
   type SchoolRow,
 } from '../../contract/schools';
 import {
@@ -22,17 +19,13 @@ import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { nationalities, trainingSchools, users } from '../db/schema';
 import { auditActor, callerOf, type AppContext, type AppEnv } from '../http/context';
-import { containsPattern, readPage, readPaging } from '../http/paging';
 import { idParam } from '../http/params';
 import { invalid, ok, refuse } from '../http/respond';
 import { readBody } from '../http/validate';
 import { issueResetCode, mailResetCode, signOutEverywhere } from '../schools/accounts';
 import { normaliseEmail } from '../users';
 
-const isStatus = (value: string): value is SchoolStatus =>
-  (SCHOOL_STATUSES as readonly string[]).includes(value);
-
-const schoolColumns = {
+export const schoolColumns = {
   id: trainingSchools.id,
   code: trainingSchools.code,
   name: trainingSchools.name,
@@ -71,7 +64,7 @@ const adminSummary = ({ schoolId: _schoolId, ...summary }: SchoolAdminRow): Scho
 type SchoolColumns = Omit<SchoolRow, 'admins'>;
 
 /** The schools' rows with their school admins (by name, deactivated ones included), in one more query. */
-async function withAdmins(db: Database, schools: SchoolColumns[]): Promise<SchoolRow[]> {
+export async function withAdmins(db: Database, schools: SchoolColumns[]): Promise<SchoolRow[]> {
   const admins = schools.length
     ? await db
         .select(adminColumns)
@@ -140,45 +133,10 @@ const noSchool = (c: AppContext) => refuse(c, 404, SCHOOL_MESSAGES.notFound);
 const noAdmin = (c: AppContext) => refuse(c, 404, A.notFound);
 
 /**
- * The training schools and their admin accounts, for the board. The list is paged in SQL, ordered by
- * name (the name index). Every change is audited with its before and after.
+ * The training schools and their admin accounts, for the board (the list: server/lists/sources.ts).
+ * Every change is audited with its before and after.
  */
 export const schoolRoutes = new Hono<AppEnv>()
-  .get('/training-schools', async (c) => {
-    const search = (c.req.query('search') ?? '').trim();
-    const status = (c.req.query('status') ?? '').trim();
-    if (search.length > SCHOOL_SEARCH_MAX) return invalid(c, { search: [SCHOOL_MESSAGES.searchTooLong] });
-    if (status && !isStatus(status)) return invalid(c, { status: [SCHOOL_MESSAGES.statusInvalid] });
-    const paging = readPaging(c);
-    const db = c.get('deps').database.db;
-
-    const conditions: SQL[] = [];
-    if (search) {
-      const pattern = containsPattern(search);
-      conditions.push(or(ilike(trainingSchools.code, pattern), ilike(trainingSchools.name, pattern))!);
-    }
-    if (isStatus(status)) conditions.push(eq(trainingSchools.status, status));
-    const where = conditions.length ? and(...conditions) : undefined;
-
-    // A few hundred schools: ordered by name (its index) and paged by number.
-    const page = await readPage(
-      db,
-      paging,
-      {
-        rows: () => db.select(schoolColumns).from(trainingSchools).$dynamic(),
-        where,
-        matching: () =>
-          db
-            .select({ one: sql`1` })
-            .from(trainingSchools)
-            .$dynamic(),
-        order: { orderBy: [asc(trainingSchools.name), asc(trainingSchools.id)] },
-      },
-      (school) => school,
-    );
-    return ok(c, { ...page, items: await withAdmins(db, page.items) });
-  })
-
   .post('/training-schools', async (c) => {
     const values = await readSchoolForm(c, null);
     if (values instanceof Response) return values;
