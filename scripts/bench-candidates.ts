@@ -715,7 +715,7 @@ async function measureRawSql(target: DatabaseTarget, seeded: Seeded): Promise<Ti
         const params = Object.fromEntries(new URL(query.path(i), 'http://bench').searchParams);
         const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
         const page = Number(params.page ?? 1);
-        const [first, ...total] = candidateListStatements(handle.db, scopes[query.as], params, {
+        const [first, ...total] = await candidateListStatements(handle.db, scopes[query.as], params, {
           page,
           perPage,
           offset: (page - 1) * perPage,

@@ -1,14 +1,10 @@
-import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { PgSelect, SelectedFields } from 'drizzle-orm/pg-core';
-import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from '../contract/listed';
+import { eq, isNull, or, sql } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
+import { type ListedCandidate } from '../contract/listed';
 import type { AuditAction } from '../contract/audit';
 import { changeAudited, userOf, type Actor } from './audit';
-import { searchConditions, type ListScope } from './candidates/list';
 import type { Database } from './db/client';
 import { candidates, courseHeaders, examOffences, resits, trainingSchools } from './db/schema';
-import type { AppContext } from './http/context';
-import { noRows, readPage, readPaging } from './http/paging';
-import { invalid, ok } from './http/respond';
 
 /**
  * What the exam offenders and resit candidates lists share: each row is about one indexed candidate,
@@ -66,45 +62,6 @@ export const toListedCandidate = (candidateId: number, row: CandidateValues): Li
   school: { code: row.schoolCode, name: row.schoolName },
   course_header: row.courseHeader,
 });
-
-/**
- * GET ?search=&page=&per_page=: the table's listed rows (not removed) of the scope's candidates, newest
- * first; `rows` is the table's `selectListed`.
- */
-export async function listPage<Q extends PgSelect, Row extends { id: number }>(
-  c: AppContext,
-  scope: ListScope,
-  table: ListedTable,
-  rows: Q,
-  toRow: (row: Awaited<Q>[number]) => Row,
-) {
-  const search = (c.req.query('search') ?? '').trim();
-  if (search.length > LISTED_LIMITS.searchMax) return invalid(c, { search: [LISTED_MESSAGES.tooLong] });
-  const paging = readPaging(c);
-  if (scope.kind === 'school' && scope.schoolId === null) return ok(c, noRows<Row>(paging));
-  const conditions: SQL[] = [isNull(table.removedAt)];
-  if (scope.kind === 'school') conditions.push(eq(candidates.trainingSchoolId, scope.schoolId!));
-  if (search) conditions.push(...searchConditions(search));
-  const where = and(...conditions);
-  const db = c.get('deps').database.db;
-  const page = await readPage(
-    db,
-    paging,
-    {
-      rows: () => rows,
-      where,
-      matching: () =>
-        db
-          .select({ one: sql`1` })
-          .from(table)
-          .innerJoin(candidates, eq(candidates.id, table.candidateId))
-          .$dynamic(),
-      order: { key: table.id },
-    },
-    toRow,
-  );
-  return ok(c, page);
-}
 
 /**
  * Takes row `id` off its list, kept with who removed it and when, and audits it with what it was

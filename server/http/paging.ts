@@ -1,9 +1,7 @@
-import { and, asc, count, desc, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, getTableName, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
-import { DEFAULT_PER_PAGE, EXACT_TOTAL_LIMIT, MAX_PER_PAGE, type Page } from '../../contract/pagination';
+import { EXACT_TOTAL_LIMIT, type Page } from '../../contract/pagination';
 import type { Database } from '../db/client';
-import type { AppContext } from './context';
-import { MAX_ID } from './params';
 
 export interface Paging {
   page: number;
@@ -21,29 +19,17 @@ export interface Paging {
  */
 const ESTIMATE_TRUSTED = 10 * EXACT_TOTAL_LIMIT;
 
-/** Far past any real list; keeps OFFSET a sane number whatever the query says. */
-const MAX_PAGE = 100_000;
-
 /**
- * `?page=&per_page=&after=&before=` read leniently, since they come from links and address bars:
- * anything that is not a whole number from 1 falls back to the default (no cursor), and per_page is
- * capped at MAX_PER_PAGE.
+ * A list's order: the columns it sorts by (none: by its key alone), then its unique key (an id), all in
+ * one direction, so any row's place in it is known from its key (`beyond`). The columns are of the
+ * key's table and never null.
  */
-export function readPaging(c: AppContext): Paging {
-  const whole = (raw: string | undefined, fallback: number, max: number) => {
-    const value = Number(raw);
-    return raw && /^\d{1,10}$/.test(raw) && value >= 1 ? Math.min(value, max) : fallback;
-  };
-  const page = whole(c.req.query('page'), 1, MAX_PAGE);
-  const perPage = whole(c.req.query('per_page'), DEFAULT_PER_PAGE, MAX_PER_PAGE);
-  const cursor = (name: string) => {
-    const value = whole(c.req.query(name), 0, MAX_ID + 1);
-    return value >= 1 && value <= MAX_ID ? value : null;
-  };
-  // The first page is always the newest rows, whatever cursor came with it.
-  const after = page > 1 ? cursor('after') : null;
-  const before = page > 1 && after === null ? cursor('before') : null;
-  return { page, perPage, offset: (page - 1) * perPage, after, before };
+export interface ListOrder {
+  key: AnyPgColumn;
+  by: AnyPgColumn[];
+  direction: 'asc' | 'desc';
+  /** The pages carry keyset cursors (`next_cursor`, `prev_cursor`) and take them (`after`, `before`). */
+  cursors: boolean;
 }
 
 /** What one list asks of the database: its rows, filtered, a window at a time, and how many match. */
@@ -54,11 +40,24 @@ export interface ListSource<Q extends PgSelect> {
   matching: () => PgSelect;
   /** The list's filters. */
   where: SQL | undefined;
-  /**
-   * Id-ordered lists (newest first, each item's `id` is the key) give their unique key, and page by
-   * keyset when a cursor comes; short lists ordered otherwise give their order and page by offset.
-   */
-  order: { key: AnyPgColumn } | { orderBy: SQL[] };
+  order: ListOrder;
+}
+
+const ordered = (order: ListOrder, direction = order.direction) =>
+  [...order.by, order.key].map((column) => (direction === 'asc' ? asc(column) : desc(column)));
+
+const flip = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc');
+
+/**
+ * The rows after row `id` in the order (`direction` as the order's, or flipped to walk back). By the
+ * key alone it is `key < id` (newest first); with sort columns, the row value of those columns and the
+ * key is compared with that of row `id`, read by its key, so a cursor is an id whatever the order.
+ */
+export function beyond(order: ListOrder, id: number, direction = order.direction): SQL {
+  if (!order.by.length) return direction === 'asc' ? gt(order.key, id) : lt(order.key, id);
+  const columns = sql.join([...order.by, order.key], sql`, `);
+  const table = getTableName(order.key.table);
+  return sql`(${columns}) ${sql.raw(direction === 'asc' ? '>' : '<')} (select ${columns} from ${sql.identifier(table)} where ${order.key} = ${id})`;
 }
 
 /**
@@ -106,7 +105,7 @@ export async function readPage<Q extends PgSelect, Item extends { id: number }>(
  * planner estimates when the count reaches the cap (`matching`).
  */
 export function pageQueries<Q extends PgSelect>(db: Database, paging: Paging, source: ListSource<Q>) {
-  const key = 'key' in source.order ? source.order.key : null;
+  const { order } = source;
   const window = (where: SQL | undefined, orderBy: SQL[], offset: number) =>
     source
       .rows()
@@ -114,19 +113,20 @@ export function pageQueries<Q extends PgSelect>(db: Database, paging: Paging, so
       .orderBy(...orderBy)
       .limit(paging.perPage + 1)
       .offset(offset);
-  const backwards = key !== null && paging.before !== null;
+  const backwards = order.cursors && paging.before !== null;
   const matching = () => source.matching().where(source.where);
   return {
-    keyed: key !== null,
+    keyed: order.cursors,
     backwards,
-    window:
-      key === null
-        ? window(source.where, (source.order as { orderBy: SQL[] }).orderBy, paging.offset)
-        : backwards
-          ? window(and(source.where, gt(key, paging.before!)), [asc(key)], 0)
-          : paging.after !== null
-            ? window(and(source.where, lt(key, paging.after)), [desc(key)], 0)
-            : window(source.where, [desc(key)], paging.offset),
+    window: backwards
+      ? window(
+          and(source.where, beyond(order, paging.before!, flip(order.direction))),
+          ordered(order, flip(order.direction)),
+          0,
+        )
+      : order.cursors && paging.after !== null
+        ? window(and(source.where, beyond(order, paging.after)), ordered(order), 0)
+        : window(source.where, ordered(order), paging.offset),
     count: db.select({ total: count() }).from(
       matching()
         .limit(EXACT_TOTAL_LIMIT + 1)
@@ -134,6 +134,31 @@ export function pageQueries<Q extends PgSelect>(db: Database, paging: Paging, so
     ),
     matching,
   };
+}
+
+/**
+ * Every matching row, `size` at a time, in the list's order: each batch is the rows beyond the last
+ * one of the batch before, by its key (`beyond`), so a deep batch costs what the first does and no
+ * statement stays open between batches (a slow download holds no connection and no transaction).
+ */
+export async function* batches<Q extends PgSelect, Item extends { id: number }>(
+  source: ListSource<Q>,
+  size: number,
+  toItem: (row: Awaited<Q>[number]) => Item,
+): AsyncGenerator<Item[]> {
+  let last: number | null = null;
+  for (;;) {
+    const where = last === null ? source.where : and(source.where, beyond(source.order, last));
+    const rows = (await source
+      .rows()
+      .where(where)
+      .orderBy(...ordered(source.order))
+      .limit(size)) as Awaited<Q>[number][];
+    const items = rows.map(toItem);
+    if (items.length) yield items;
+    if (items.length < size) return;
+    last = items[items.length - 1].id;
+  }
 }
 
 /**

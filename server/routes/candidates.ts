@@ -8,7 +8,6 @@ import {
   type UploadField,
 } from '../../contract/candidates';
 import { checkCandidateForm } from '../candidates/form';
-import { listCandidates } from '../candidates/list';
 import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
 import { courseHeaders, trainingSchools } from '../db/schema';
@@ -70,8 +69,6 @@ export const candidateRoutes: Route[] = [
         : await candidates.indexCandidate(withStorage(c), actorOf(c), sent.form, sent.submissionKey);
     return answerRecord(c, id, O.indexed);
   }),
-
-  get('/api/admin/candidates', ADMIN, (c) => listCandidates(c, { kind: 'board' })),
 
   get('/api/admin/candidates/:id', ADMIN, (c) => answerRecord(c, candidateId(c), '')),
 

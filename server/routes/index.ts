@@ -1,4 +1,5 @@
 import type { Route } from '../http/route';
+import { listRoutes } from '../lists';
 import { authRoutes } from './auth';
 import { candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
@@ -36,4 +37,6 @@ export const API_ROUTES: readonly Route[] = [
   ...boardResitRoutes,
   ...schoolResitRoutes,
   ...courseRoutes,
+  // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
+  ...listRoutes,
 ];

@@ -5,14 +5,13 @@ import {
   REG_STATUSES,
 } from '../../contract/candidates';
 import { rolePrefix, type Role } from '../../contract/roles';
-import { listCandidates } from '../candidates/list';
 import { loadRow } from '../candidates/records';
 import { setRegStatus } from '../candidates/service';
 import { NotFound } from '../errors';
 import { dbOf, scopeOf, transact } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { get, post, type Route } from '../http/route';
+import { post, type Route } from '../http/route';
 import { json } from '../http/validate';
 
 const regStatusValidator = vine.create(vine.object({ reg_status: vine.enum(REG_STATUSES) }));
@@ -22,13 +21,11 @@ regStatusValidator.messagesProvider = new SimpleMessagesProvider({
 });
 
 /**
- * The registered-candidates list and its row toggle, for each role under its own prefix: the board
+ * The registered-candidates row toggle (the list: server/lists/), for each role under its own prefix: the board
  * changes any candidate, a school admin their own school's while registration is open
  * (server/candidates/service.ts setRegStatus).
  */
 const registrationRoutes = (role: Role): Route[] => [
-  get(`${rolePrefix(role)}/registered-candidates`, [role], (c) => listCandidates(c, scopeOf(c))),
-
   post(`${rolePrefix(role)}/candidates/:id/reg-status`, [role], json(regStatusValidator), async (c) => {
     const { reg_status } = c.req.valid('json');
     const id = idOf(c, O.notFound);

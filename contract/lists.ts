@@ -1,0 +1,345 @@
+/**
+ * Every list of the portal, each from one definition: its path (the spec's or docs/api.md's), who may
+ * call it, its search and filters (with the values each takes and the message of a wrong one), the
+ * columns it may be sorted by, and the columns of its CSV export. The server turns a definition into
+ * the list's GET route (server/lists/), the SPA into a list page over the one list machine
+ * (src/pages/useList.tsx); the query validator is built from it in lists.validators.ts, so the lists'
+ * pages load no VineJS.
+ */
+
+import {
+  CANDIDATE_PATHS,
+  CANDIDATE_RULE_MESSAGES as R,
+  CANDIDATE_SEARCH_MAX,
+  REG_STATUSES,
+  type CandidateRow,
+} from './candidates';
+import { COURSE_MESSAGES, COURSE_PATHS, COURSE_SEARCH_MAX, type CourseHeaderRow } from './courses';
+import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
+import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
+import { formatDate, formatDateTime, formatPersonName } from './format';
+import { OFFENDER_PATHS, type OffenderRow } from './offenders';
+import { RESIT_PATHS, type ResitRow } from './resits';
+import type { Role } from './roles';
+import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
+
+export type SortDirection = 'asc' | 'desc';
+
+/** A filter's values: one of a fixed set, or text (a code), with the message of a value it refuses. */
+export type FilterSpec =
+  | { kind: 'choice'; values: readonly string[]; message: string }
+  | { kind: 'text'; max: number; pattern?: RegExp; message: string };
+
+/** A column of the CSV export: its header in the board's words, and its cell from a row. */
+export interface CsvColumn<Row> {
+  header: string;
+  cell: (row: Row) => string | number | null;
+}
+
+/** One list, end to end (see the top of this file). `F`: the names of its filters. */
+export interface ListDefinition<Row, F extends string = string> {
+  /** The CSV's file name, before the date. */
+  name: string;
+  /** GET: a Page of rows; with `?format=csv`, every matching row as CSV (same query, same scope). */
+  path: string;
+  /** Who may call it (the access matrix says the same; tests/api/lists.test.ts checks they agree). */
+  roles: readonly Role[];
+  /** `?search=`: at most `max` characters. Null: the list is not searched. */
+  search: { max: number; message: string } | null;
+  filters: Record<F, FilterSpec>;
+  /** `?sort=<name>&direction=`: each sortable column, and the direction it sorts in unless told. */
+  sorts: Record<string, { label: string; direction: SortDirection }>;
+  /** The order a list is in unless told; the only one whose pages are walked by keyset cursors. */
+  defaultSort: string;
+  columns: CsvColumn<Row>[];
+  /** Phantom: the row type, for the hook and the server helper to agree on. */
+  readonly row?: Row;
+}
+
+/** A definition with its row type given and its filter names inferred. */
+const defineList =
+  <Row>() =>
+  <F extends string>(definition: ListDefinition<Row, F>): ListDefinition<Row, F> =>
+    definition;
+
+export const LIST_MESSAGES = {
+  sortUnknown: 'Choose a column to sort by',
+  directionUnknown: 'Choose ascending or descending',
+  formatUnknown: 'Choose json or csv',
+  /** A NUL or a lone surrogate: nothing a person types, and nothing the database can compare. */
+  unreadable: 'This contains characters that cannot be searched for',
+} as const;
+
+/** The query parameters every list reads besides its search and filters. */
+export const LIST_PARAMS = ['sort', 'direction', 'page', 'per_page', 'after', 'before', 'format'] as const;
+
+const SORT_LABEL = { asc: 'ascending', desc: 'descending' } as const;
+export const sortDirectionLabel = (direction: SortDirection) => SORT_LABEL[direction];
+
+// ---------------------------------------------------------------------------------------------------
+// The lists.
+
+const candidateColumns: CsvColumn<CandidateRow>[] = [
+  { header: 'Index number', cell: (row) => row.candidate_index },
+  { header: 'Surname', cell: (row) => row.last_name },
+  { header: 'First name', cell: (row) => row.first_name },
+  { header: 'Middle name', cell: (row) => row.middle_name },
+  { header: 'School code', cell: (row) => row.school.code },
+  { header: 'School', cell: (row) => row.school.name },
+  { header: 'Course header', cell: (row) => row.course_header.code },
+  { header: 'Course', cell: (row) => row.course_header.title },
+  { header: 'Year', cell: (row) => row.year },
+  { header: 'Registration', cell: (row) => row.reg_status },
+  { header: 'Documents', cell: (row) => (row.verified ? 'verified' : 'unverified') },
+  { header: 'Indexed at', cell: (row) => formatDateTime(row.created_at) },
+];
+
+const candidateFilters = {
+  school: { kind: 'text', max: 100, message: R.tooLong },
+  course_header: { kind: 'text', max: 100, message: R.tooLong },
+  year: { kind: 'text', max: 4, pattern: /^\d{4}$/, message: R.yearInvalid },
+  reg_status: { kind: 'choice', values: REG_STATUSES, message: R.choose },
+  verified: { kind: 'choice', values: ['true', 'false'], message: R.choose },
+} as const satisfies Record<string, FilterSpec>;
+
+const candidateSorts = {
+  indexed: { label: 'Date indexed', direction: 'desc' },
+  name: { label: 'Surname', direction: 'asc' },
+  index_number: { label: 'Index number', direction: 'asc' },
+} as const;
+
+const candidateList = (name: string, path: string, roles: readonly Role[], withSchool: boolean) =>
+  defineList<CandidateRow>()({
+    name,
+    path,
+    roles,
+    search: { max: CANDIDATE_SEARCH_MAX, message: R.tooLong },
+    // A school admin's list is their school's: it takes no school filter.
+    filters: withSchool
+      ? candidateFilters
+      : (({ school: _school, ...rest }) => rest)(candidateFilters as Record<string, FilterSpec>),
+    sorts: candidateSorts,
+    defaultSort: 'indexed',
+    columns: candidateColumns,
+  });
+
+/** The board's candidate search and the Indexed Candidates list. */
+export const CANDIDATES_LIST = candidateList('candidates', CANDIDATE_PATHS.adminCandidates, ['admin'], true);
+
+export const REGISTERED_LISTS = {
+  admin: candidateList('registered-candidates', CANDIDATE_PATHS.registered.admin, ['admin'], true),
+  school_admin: candidateList(
+    'registered-candidates',
+    CANDIDATE_PATHS.registered.school_admin,
+    ['school_admin'],
+    false,
+  ),
+} as const;
+
+export const SCHOOLS_LIST = defineList<SchoolRow>()({
+  name: 'training-schools',
+  path: SCHOOL_PATHS.list,
+  roles: ['admin'],
+  search: { max: SCHOOL_SEARCH_MAX, message: SCHOOL_MESSAGES.searchTooLong },
+  filters: { status: { kind: 'choice', values: SCHOOL_STATUSES, message: SCHOOL_MESSAGES.statusInvalid } },
+  sorts: {
+    name: { label: 'Name', direction: 'asc' },
+    code: { label: 'Code', direction: 'asc' },
+    state: { label: 'State', direction: 'asc' },
+  },
+  defaultSort: 'name',
+  columns: [
+    { header: 'Code', cell: (row) => row.code },
+    { header: 'Name', cell: (row) => row.name },
+    { header: 'State', cell: (row) => row.state },
+    { header: 'Country', cell: (row) => row.country },
+    { header: 'Address', cell: (row) => row.address },
+    { header: 'Contact email', cell: (row) => row.contact_email },
+    { header: 'Contact phone', cell: (row) => row.contact_phone },
+    { header: 'Status', cell: (row) => row.status },
+    {
+      header: 'School admins',
+      cell: (row) =>
+        row.admins
+          .map((admin) => `${admin.name} <${admin.email}>${admin.active ? '' : ' (deactivated)'}`)
+          .join('; '),
+    },
+  ],
+});
+
+export const COURSE_HEADERS_LIST = defineList<CourseHeaderRow>()({
+  name: 'course-headers',
+  path: COURSE_PATHS.list,
+  roles: ['admin'],
+  search: { max: COURSE_SEARCH_MAX, message: COURSE_MESSAGES.tooLong },
+  filters: {},
+  sorts: { code: { label: 'Code', direction: 'asc' }, title: { label: 'Title', direction: 'asc' } },
+  defaultSort: 'code',
+  columns: [
+    { header: 'Code', cell: (row) => row.code },
+    { header: 'Title', cell: (row) => row.title },
+    { header: 'Indexing', cell: (row) => row.indexing_status },
+    { header: 'Registration', cell: (row) => row.registration_status },
+    { header: 'Candidates indexed', cell: (row) => row.indexed_candidates },
+  ],
+});
+
+const listedColumns = <
+  Row extends { candidate_index: string; candidate: ListedCandidate },
+>(): CsvColumn<Row>[] => [
+  { header: 'Index number', cell: (row) => row.candidate_index },
+  { header: 'Name', cell: (row) => formatPersonName(row.candidate) },
+  { header: 'School code', cell: (row) => row.candidate.school.code },
+  { header: 'Course header', cell: (row) => row.candidate.course_header },
+];
+
+const listedSearch = { max: LISTED_LIMITS.searchMax, message: LISTED_MESSAGES.tooLong };
+
+export const OFFENDERS_LIST = defineList<OffenderRow>()({
+  name: 'exam-offenders',
+  path: OFFENDER_PATHS.list,
+  roles: ['admin'],
+  search: listedSearch,
+  filters: {},
+  sorts: { recorded: { label: 'Date recorded', direction: 'desc' } },
+  defaultSort: 'recorded',
+  columns: [
+    ...listedColumns<OffenderRow>(),
+    { header: 'Exam', cell: (row) => row.exam },
+    { header: 'Offence', cell: (row) => row.offence },
+    { header: 'Sanction', cell: (row) => row.sanction },
+    { header: 'Sanction from', cell: (row) => formatDate(row.sanction_from) },
+    {
+      header: 'Sanction until',
+      cell: (row) => (row.sanction_until ? formatDate(row.sanction_until) : 'indefinitely'),
+    },
+    { header: 'In force', cell: (row) => (row.active ? 'yes' : 'no') },
+    { header: 'Recorded at', cell: (row) => formatDateTime(row.created_at) },
+  ],
+});
+
+const resitList = (path: string, role: Role) =>
+  defineList<ResitRow>()({
+    name: 'resit-candidates',
+    path,
+    roles: [role],
+    search: listedSearch,
+    filters: {},
+    sorts: { added: { label: 'Date added', direction: 'desc' } },
+    defaultSort: 'added',
+    columns: [
+      ...listedColumns<ResitRow>(),
+      { header: 'Exam', cell: (row) => row.exam },
+      { header: 'Papers', cell: (row) => row.papers.join(', ') },
+      { header: 'Added at', cell: (row) => formatDateTime(row.created_at) },
+    ],
+  });
+
+export const RESITS_LISTS = {
+  admin: resitList(RESIT_PATHS.admin.list, 'admin'),
+  school_admin: resitList(RESIT_PATHS.school_admin.list, 'school_admin'),
+} as const;
+
+const notificationList = (name: string, path: string) =>
+  defineList<BoardNotification>()({
+    name,
+    path,
+    roles: ['admin'],
+    search: null,
+    filters: {},
+    sorts: { received: { label: 'Date received', direction: 'desc' } },
+    defaultSort: 'received',
+    columns: [
+      { header: 'Received at', cell: (row) => formatDateTime(row.created_at) },
+      { header: 'Title', cell: (row) => row.title },
+      { header: 'Message', cell: (row) => row.body },
+      { header: 'School code', cell: (row) => row.school?.code ?? null },
+      { header: 'School', cell: (row) => row.school?.name ?? null },
+      { header: 'Read at', cell: (row) => (row.read_at ? formatDateTime(row.read_at) : null) },
+    ],
+  });
+
+export const NOTIFICATION_LISTS = {
+  unread: notificationList('unread-notifications', NOTIFICATION_PATHS.unread),
+  read: notificationList('read-notifications', NOTIFICATION_PATHS.read),
+} as const;
+
+/** Every list, for the server to register and the tests to walk. */
+export const LISTS: readonly ListDefinition<unknown>[] = [
+  CANDIDATES_LIST,
+  REGISTERED_LISTS.admin,
+  REGISTERED_LISTS.school_admin,
+  SCHOOLS_LIST,
+  COURSE_HEADERS_LIST,
+  OFFENDERS_LIST,
+  RESITS_LISTS.admin,
+  RESITS_LISTS.school_admin,
+  NOTIFICATION_LISTS.unread,
+  NOTIFICATION_LISTS.read,
+] as readonly ListDefinition<never>[] as readonly ListDefinition<unknown>[];
+
+// ---------------------------------------------------------------------------------------------------
+// A list's query in the address bar and in its requests.
+
+/** What a list shows: its page, its search and filters by name, and its order (absent: the default). */
+export interface ListView {
+  page: number;
+  filters: Record<string, string>;
+  sort?: { by: string; direction: SortDirection };
+}
+
+/** The names a list's query uses for its search and filters. */
+export const filterNames = (definition: ListDefinition<unknown>) => [
+  ...(definition.search ? ['search'] : []),
+  ...Object.keys(definition.filters),
+];
+
+/**
+ * A list's view as query parameters: filled filters, the order when it is not the default, and the
+ * page after the first. The address bar and the list's requests say it alike.
+ */
+export function listParams(definition: ListDefinition<unknown>, view: ListView): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of filterNames(definition)) {
+    const value = view.filters[name]?.trim();
+    if (value) params.set(name, value);
+  }
+  const sort = view.sort;
+  if (
+    sort &&
+    (sort.by !== definition.defaultSort || sort.direction !== definition.sorts[sort.by]?.direction)
+  ) {
+    params.set('sort', sort.by);
+    params.set('direction', sort.direction);
+  }
+  if (view.page > 1) params.set('page', String(view.page));
+  return params;
+}
+
+/**
+ * The view a link or a reload asks for (`?search=…&page=3`), read leniently: what is not the list's
+ * is left out, a page that is not a whole number is the first. A filter value the server refuses
+ * still comes through, so the page says why (the server's message), instead of showing other rows.
+ */
+export function viewFromParams(definition: ListDefinition<unknown>, params: URLSearchParams): ListView {
+  const filters: Record<string, string> = {};
+  for (const name of filterNames(definition)) {
+    const value = params.get(name)?.trim();
+    if (value) filters[name] = value;
+  }
+  const page = Number(params.get('page'));
+  const by = params.get('sort');
+  const direction = params.get('direction');
+  const sort =
+    by && Object.hasOwn(definition.sorts, by)
+      ? {
+          by,
+          direction: direction === 'asc' || direction === 'desc' ? direction : definition.sorts[by].direction,
+        }
+      : undefined;
+  return {
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    filters,
+    ...(sort && { sort }),
+  };
+}

@@ -1,0 +1,30 @@
+import {
+  CANDIDATES_LIST,
+  COURSE_HEADERS_LIST,
+  NOTIFICATION_LISTS,
+  OFFENDERS_LIST,
+  REGISTERED_LISTS,
+  RESITS_LISTS,
+  SCHOOLS_LIST,
+} from '../../contract/lists';
+import { candidateSource } from '../candidates/list';
+import type { Route } from '../http/route';
+import { listRoute } from './route';
+import { courseHeaderSource, notificationSource, offenderSource, resitSource, schoolSource } from './sources';
+
+/**
+ * Every list of the portal: each definition (contract/lists.ts) with its source, as its GET route, the
+ * roles that may call it written once, in the definition (the access matrix reads them from here).
+ */
+export const listRoutes: Route[] = [
+  listRoute(CANDIDATES_LIST, candidateSource),
+  listRoute(REGISTERED_LISTS.admin, candidateSource),
+  listRoute(REGISTERED_LISTS.school_admin, candidateSource),
+  listRoute(SCHOOLS_LIST, schoolSource),
+  listRoute(COURSE_HEADERS_LIST, courseHeaderSource),
+  listRoute(OFFENDERS_LIST, offenderSource),
+  listRoute(RESITS_LISTS.admin, resitSource),
+  listRoute(RESITS_LISTS.school_admin, resitSource),
+  listRoute(NOTIFICATION_LISTS.unread, notificationSource(false)),
+  listRoute(NOTIFICATION_LISTS.read, notificationSource(true)),
+];
