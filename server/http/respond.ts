@@ -1,4 +1,4 @@
-import { UNAUTHENTICATED_MESSAGE, type FieldMessages } from '../../contract/envelope';
+import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import type { AppContext } from './context';
 
 /** The 404 of an address that serves nothing (or nothing this caller may see). */
@@ -11,10 +11,6 @@ export const NOTHING_HERE = 'There is nothing at this address.';
  */
 export const ok = <T>(c: AppContext, data?: T, message?: string) =>
   c.json({ success: true, ...(message ? { message } : {}), ...(data === undefined ? {} : { data }) }, 200);
-
-/** A 422 answered, not thrown: the list handlers' (server/candidates/list.ts, server/listed.ts). */
-export const invalid = (c: AppContext, fields: FieldMessages) =>
-  c.json({ success: false, message: fields }, 422);
 
 export const refuse = (c: AppContext, status: 403 | 404 | 413, message: string) =>
   c.json({ success: false, message }, status);
