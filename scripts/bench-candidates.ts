@@ -38,6 +38,7 @@ import { candidateListStatements, type ListScope } from '../server/candidates/li
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { ensureReferenceData } from '../server/db/reference';
 import { candidates, courseHeaders, trainingSchools, users } from '../server/db/schema';
+import { HEADER_WEIGHTS } from '../server/db/demo/candidates';
 import { FIRST_NAMES, LAST_NAMES } from '../server/db/demo/names';
 import { random, type Random } from '../server/db/demo/random';
 import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/db/seed';
@@ -74,19 +75,6 @@ Abuja:FCT Ikeja:Lagos Ogbomoso:Oyo Nsukka:Enugu`
     .split(/\s+/)
     .map((pair) => pair.split(':') as [string, string]);
 
-/** Each course header's share of candidates, in tenths of a percent. */
-const HEADER_WEIGHTS: Record<string, number> = {
-  A1: 280,
-  A2: 170,
-  A3: 110,
-  A4: 60,
-  A5: 50,
-  B1: 110,
-  B2: 90,
-  B3: 60,
-  B4: 40,
-  B5: 30,
-};
 const YEARS = [2019, 2020, 2021, 2022, 2023, 2024, 2025, 2026];
 const SUBJECTS = ['english', 'mathematics', 'biology', 'chemistry', 'physics'] as const;
 

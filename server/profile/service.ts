@@ -2,12 +2,13 @@ import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { PASSWORD_MESSAGES, PROFILE_MESSAGES } from '../../contract/profile';
 import type { adminProfileValidator, changePasswordValidator } from '../../contract/profile.validators';
+import { voidOpenChallenges } from '../auth/challenges';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import { hashPassword, verifyPassword } from '../auth/secrets';
 import { isLimited, recordHit } from '../auth/throttle';
 import type { Database } from '../db/client';
 import { duplicateAs } from '../db/errors';
-import { accessTokens, files, signInChallenges, users } from '../db/schema';
+import { accessTokens, files, users } from '../db/schema';
 import { Invalid, Refused, Unauthenticated } from '../errors';
 import { newKey, type WithStorage } from '../storage/storage';
 import { fileUrl, IMAGE_TYPES, keyOfUrl, type Upload, type UploadRule } from '../storage/uploads';
@@ -165,16 +166,7 @@ export async function changePassword(
       )
       .returning({ id: accessTokens.id });
     // A sign-in begun with the old password must not finish with its mailed code.
-    await tx
-      .update(signInChallenges)
-      .set({ voidedAt: sql`now()` })
-      .where(
-        and(
-          eq(signInChallenges.userId, userId),
-          isNull(signInChallenges.usedAt),
-          isNull(signInChallenges.voidedAt),
-        ),
-      );
+    await voidOpenChallenges(tx, userId);
     await audit(tx, actor, {
       action: 'user.password_changed',
       entityId: userId,

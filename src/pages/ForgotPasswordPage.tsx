@@ -1,4 +1,3 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect } from 'wouter';
 import { LOGIN_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
@@ -8,6 +7,7 @@ import { requestResetCode } from '../api/schools';
 import { Alert, Button, TextField } from '../ui/controls';
 import { formValuesOf } from '../ui/formValues';
 import { AuthLayout } from './AuthLayout';
+import { useOpenForm } from './openForm';
 
 const machine = formDialogMachine.provide({ actors: { submit: requestResetCode } });
 
@@ -21,19 +21,7 @@ export const resetPageFor = (email: string) =>
  * started open, as on the reset page: success closes it.
  */
 export default function ForgotPasswordPage() {
-  const form = useActorRef(machine, {
-    input: { successMessage: RESET_MESSAGES.codeMailed },
-    snapshot: machine.resolveState({
-      value: { open: 'editing' },
-      context: { successMessage: RESET_MESSAGES.codeMailed, subject: null, fieldErrors: {}, error: null },
-    }),
-  });
-  const view = useSelector(form, (s) => ({
-    done: s.matches('closed'),
-    busy: s.hasTag('busy'),
-    fields: s.context.fieldErrors,
-    error: s.context.error,
-  }));
+  const { form, view } = useOpenForm(machine, RESET_MESSAGES.codeMailed);
   // The address as sent, for the next page's email field (the machine keeps no values).
   const [email, setEmail] = useState('');
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -1,4 +1,3 @@
-import { useActorRef, useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
@@ -11,6 +10,7 @@ import { Alert, Button, TextField } from '../ui/controls';
 import { formValuesOf } from '../ui/formValues';
 import { NewPasswordFields } from '../ui/NewPasswordFields';
 import { AuthLayout } from './AuthLayout';
+import { useOpenForm } from './openForm';
 
 const machine = formDialogMachine.provide({ actors: { submit: resetPassword } });
 
@@ -23,19 +23,7 @@ export default function ResetPasswordPage() {
   const params = new URLSearchParams(useSearch());
   const givenEmail = params.get('email') ?? undefined;
   const codeAsked = params.get('sent') === '1';
-  const form = useActorRef(machine, {
-    input: { successMessage: RESET_MESSAGES.done },
-    snapshot: machine.resolveState({
-      value: { open: 'editing' },
-      context: { successMessage: RESET_MESSAGES.done, subject: null, fieldErrors: {}, error: null },
-    }),
-  });
-  const view = useSelector(form, (s) => ({
-    done: s.matches('closed'),
-    busy: s.hasTag('busy'),
-    fields: s.context.fieldErrors,
-    error: s.context.error,
-  }));
+  const { form, view } = useOpenForm(machine, RESET_MESSAGES.done);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     form.send({ type: 'form.submit', values: formValuesOf(event.currentTarget) });

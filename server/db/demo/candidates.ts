@@ -35,8 +35,8 @@ const SCHOOL_SIZES: Record<DemoSchoolCode, number> = {
   'CHS-IL': 38,
 };
 
-/** Each course header's share, in tenths of a percent (the bench's mix: CHEW the largest). */
-const HEADER_WEIGHTS: Record<string, number> = {
+/** Each course header's share, in tenths of a percent (the bench's mix too: CHEW the largest). */
+export const HEADER_WEIGHTS: Record<string, number> = {
   A1: 280,
   A2: 170,
   A3: 110,
