@@ -5,6 +5,7 @@ import {
   formatDay,
   type OffenderRow,
 } from '../../../contract/offenders';
+import { OFFENDERS_LIST } from '../../../contract/lists';
 import { recordOffence } from '../../api/offenders';
 import { TextAreaField, TextField } from '../../ui/controls';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
@@ -44,6 +45,7 @@ export default function OffendersPage() {
   return (
     <RemovableListPage<OffenderRow>
       title="Exam Offenders"
+      definition={OFFENDERS_LIST}
       paths={OFFENDER_PATHS}
       add={{
         label: 'Record an offence',
