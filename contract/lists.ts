@@ -3,7 +3,7 @@
  * call it, its search and filters (with the values each takes and the message of a wrong one), the
  * columns it may be sorted by, and the columns of its CSV export. The server turns a definition into
  * the list's GET route (server/lists/), the SPA into a list page over the one list machine
- * (src/pages/useList.tsx); the query validator is built from it in lists.validators.ts, so the lists'
+ * (src/pages/pagedList.tsx, `useList`); the query validator is built from it in lists.validators.ts, so the lists'
  * pages load no VineJS.
  */
 

@@ -27,16 +27,3 @@ export async function checkInBrowser<T>(
     throw failure;
   }
 }
-
-/**
- * A row action's success, told in a toast: the list machine only fetches the page again, and a row that
- * simply vanishes says nothing to someone who cannot see it go. Failures stay beside the list.
- */
-export function toastSuccess(message: string | undefined) {
-  if (message) {
-    void import('../app/toasts').then(({ showToast }) =>
-      showToast({ type: 'notify', tone: 'success', message }),
-    );
-  }
-  return { message };
-}

@@ -3,7 +3,7 @@ import type { ListedPaths } from '../../contract/listed';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { ListAction } from '../../machines/list.machine';
 import { call } from './client';
-import { checkInBrowser, messageOf, toastSuccess } from './listForms';
+import { checkInBrowser, messageOf } from './listForms';
 
 /**
  * An add dialog's submit: the list's validator in the browser, then the POST; `then` runs once the
@@ -23,10 +23,10 @@ export const addToList = (
     return { message: messageOf(response) };
   });
 
-/** A list's row action: `remove` the row `{ id }` from the list. */
+/** A list's row action: `remove` the row `{ id }` from the list; the list tells the server's sentence. */
 export const removeFromList = (paths: ListedPaths) =>
   fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
     const { id } = input.payload as { id: number };
     const response = await call(paths.remove(id), { method: 'POST' });
-    return toastSuccess(messageOf(response));
+    return { message: messageOf(response) };
   });

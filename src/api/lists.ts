@@ -1,17 +1,60 @@
 import { fromPromise } from 'xstate';
+import { listParams, type ListDefinition } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import type { ListQuery } from '../../machines/list.machine';
-import { call } from './client';
+import { apiUrl, call, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
+import { readToken } from './cookies';
 
-/** A list machine's fetchPage for an endpoint that answers `data: Page<T>` to ?page=&...filters (and
- * the keyset cursor of the page next to the one shown). */
-export function pageFetcher(path: string) {
-  return fromPromise<Page<unknown>, ListQuery>(async ({ input }) => {
-    const params = new URLSearchParams({ page: String(input.page) });
+/**
+ * A list machine's fetchPage for a list: its definition's path, asked for the query's page, search,
+ * filters and order (and the keyset cursor of the page next to the one shown); `data` is a Page.
+ */
+export function pageFetcher<Row>(definition: ListDefinition<Row>) {
+  return fromPromise<Page<Row>, ListQuery>(async ({ input }) => {
+    const params = listParams(definition as ListDefinition<unknown>, input);
+    if (input.page === 1) params.set('page', '1');
     if (input.cursor && 'after' in input.cursor) params.set('after', String(input.cursor.after));
     if (input.cursor && 'before' in input.cursor) params.set('before', String(input.cursor.before));
-    for (const [name, value] of Object.entries(input.filters)) if (value) params.set(name, value);
-    const response = await call<Page<unknown>>(`${path}?${params}`);
+    const response = await call<Page<Row>>(`${definition.path}?${params}`);
     return response.data!;
+  });
+}
+
+/**
+ * A list machine's exportRows: the CSV of every row of the query (`?format=csv` on the list's own
+ * path, so its scope and access rule are the list's), fetched with the bearer token like every call,
+ * then handed to the browser as a download under the name the server gives it. A refusal (a filter
+ * the list does not take, a session that ended) comes back as the failure the list shows.
+ */
+export function csvExporter<Row>(definition: ListDefinition<Row>) {
+  return fromPromise<void, ListQuery>(async ({ input }) => {
+    const params = listParams(definition as ListDefinition<unknown>, { ...input, page: 1 });
+    params.set('format', 'csv');
+    const token = readToken();
+    let response: Response;
+    try {
+      response = await fetch(apiUrl(`${definition.path}?${params}`), {
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      });
+    } catch {
+      throw NETWORK_FAILURE;
+    }
+    if (!response.ok) {
+      const failure = failureFromBody(response.status, await response.json().catch(() => null));
+      noticeUnauthenticated(failure);
+      throw failure;
+    }
+    const blob = await response.blob();
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${definition.name}.csv`;
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the browser has taken the file.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   });
 }

@@ -1,25 +1,28 @@
-import { useState } from 'react';
 import { formatDateTime } from '../../contract/format';
-import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
+import { useSelector } from '@xstate/react';
+import { useLocation, useSearch } from 'wouter';
+import { NOTIFICATION_LISTS } from '../../contract/lists';
+import type { BoardNotification } from '../../contract/notifications';
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
 import { Button } from '../ui/controls';
 import { ListView } from '../ui/ListView';
-import { usePagedList } from './pagedList';
+import { useList } from './pagedList';
 
 type Tab = 'unread' | 'read';
 
 function NotificationList({ tab }: { tab: Tab }) {
   const { unreadCount } = useActors();
-  const { list, view } = usePagedList(
-    NOTIFICATION_PATHS[tab],
-    markRead(() => unreadCount.send({ type: 'unread.refresh' })),
-  );
+  const list = useList(NOTIFICATION_LISTS[tab], {
+    act: markRead(() => unreadCount.send({ type: 'unread.refresh' })),
+  });
+  // The machine takes a row action only once its page is shown.
+  const view = useSelector(list, (s) => ({ canAct: s.matches('loaded') }));
   const act = (payload: { id?: number; all?: true }) =>
     list.send({ type: 'list.act', action: 'markRead', payload });
 
   return (
-    <ListView<BoardNotification> list={list}>
+    <ListView<BoardNotification> list={list} definition={NOTIFICATION_LISTS[tab]}>
       {(page) => (
         <>
           {tab === 'unread' && page.total > 0 && (
@@ -64,8 +67,11 @@ function NotificationList({ tab }: { tab: Tab }) {
 }
 
 export default function NotificationsPage() {
-  // The open tab is the view's own; each tab's list is its own actor.
-  const [tab, setTab] = useState<Tab>('unread');
+  // The open tab is in the address, as its list's page is, so a reload or a link opens it again; each
+  // tab's list is its own actor, starting again from its first page.
+  const [path, navigate] = useLocation();
+  const tab: Tab = new URLSearchParams(useSearch()).get('tab') === 'read' ? 'read' : 'unread';
+  const setTab = (next: Tab) => navigate(next === 'read' ? `${path}?tab=read` : path, { replace: true });
   const tabClass = (name: Tab) =>
     `rounded-md px-4 py-2 text-sm font-medium ${tab === name ? 'bg-brand-700 text-white' : 'bg-white text-slate-700 ring-1 ring-slate-300'}`;
   return (

@@ -1,20 +1,69 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import type { PromiseActorLogic } from 'xstate';
-import { listMachine, type ListAction } from '../../machines/list.machine';
-import { pageFetcher } from '../api/lists';
+import { useActorRef } from '@xstate/react';
+import { useState } from 'react';
+import type { AnyActorLogic, PromiseActorLogic } from 'xstate';
+import { filterNames, listParams, viewFromParams, type ListDefinition } from '../../contract/lists';
+import {
+  createListMachine,
+  type ListAction,
+  type ListInput,
+  type ListQuery,
+  type ListRow,
+} from '../../machines/list.machine';
+import { csvExporter, pageFetcher } from '../api/lists';
+import { useNotify } from '../app/notify';
+import type { ListRef } from '../ui/StatusToggle';
+
+export interface ListOptions {
+  /** What the rows' buttons do (`list.act`): mark as read, remove from the list. */
+  act?: PromiseActorLogic<{ message?: string }, ListAction>;
+  /** The logic of each row's own actor (a status toggle), spawned with `rowInput` or each `rowInputs`. */
+  row?: AnyActorLogic;
+  rowInput?: ListInput['rowInput'];
+  rowInputs?: ListInput['rowInputs'];
+}
 
 /**
- * A paged list of `path` (the list machine) whose rows `act` acts on. `canAct` is false while a page
- * loads or an action runs: the machine takes a row action only once its page is shown, so a button left
- * enabled then would lose the click.
+ * Writes the query a list asks for into the address bar (replacing the entry, so Back leaves the page
+ * rather than walking its pages), so that a reload or a copied link shows the same rows. Only the
+ * list's own parameters change; the page's others (the notifications' tab, say) stay.
  */
-export function usePagedList(path: string, act: PromiseActorLogic<{ message?: string }, ListAction>) {
-  const list = useActorRef(listMachine.provide({ actors: { fetchPage: pageFetcher(path), act } }), {
-    input: {},
+function showQueryInAddress(definition: ListDefinition<unknown>, query: ListQuery) {
+  const params = new URLSearchParams(window.location.search);
+  for (const name of [...filterNames(definition), 'sort', 'direction', 'page']) params.delete(name);
+  listParams(definition, query).forEach((value, name) => params.set(name, value));
+  const search = params.toString();
+  const url = `${window.location.pathname}${search ? `?${search}` : ''}${window.location.hash}`;
+  if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+    window.history.replaceState(window.history.state, '', url);
+  }
+}
+
+/**
+ * The one list hook: a list of `definition` over the list machine, starting from the page, filters and
+ * order in the address bar, which it keeps up to date as the query changes (the machine's `showQuery`
+ * action, not an effect). The machine's `notify` events (a row action's success) become toasts.
+ */
+export function useList<Row extends ListRow>(definition: ListDefinition<Row>, options: ListOptions = {}) {
+  const general = definition as ListDefinition<unknown>;
+  // Made once a mount: the machine and its actors are the list's for as long as the page shows it.
+  const [machine] = useState(() =>
+    createListMachine<Row>().provide({
+      actors: {
+        fetchPage: pageFetcher(definition),
+        exportRows: csvExporter(definition),
+        ...(options.act && { act: options.act }),
+        ...(options.row && { row: options.row }),
+      },
+      actions: { showQuery: (_, { query }) => showQueryInAddress(general, query) },
+    }),
+  );
+  const list = useActorRef(machine, {
+    input: {
+      ...viewFromParams(general, new URLSearchParams(window.location.search)),
+      rowInput: options.rowInput,
+      rowInputs: options.rowInputs,
+    },
   });
-  const view = useSelector(list, (s) => ({
-    canAct: s.matches('loaded'),
-    search: s.context.query.filters.search ?? '',
-  }));
-  return { list, view };
+  useNotify(list);
+  return list as unknown as ListRef;
 }

@@ -4,6 +4,7 @@ import type { PromiseActorLogic } from 'xstate';
 import { formatPersonName } from '../../contract/format';
 import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
 import { confirmDialogMachine } from '../../machines/confirmDialog.machine';
+import type { ListDefinition } from '../../contract/lists';
 import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
 import { removeFromList } from '../api/listedRows';
 import { useNotify } from '../app/notify';
@@ -11,7 +12,7 @@ import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ListTable, ListView, SearchForm } from '../ui/ListView';
 import { PageFormDialog } from '../ui/PageFormDialog';
-import { usePagedList } from './pagedList';
+import { useList } from './pagedList';
 
 /**
  * What the exam offenders and resit candidates pages share: a searched, paged list (the list machine)
@@ -43,6 +44,7 @@ export interface Column<Row> {
  */
 export function RemovableListPage<Row extends ListedRow>({
   title,
+  definition,
   paths,
   add,
   fields,
@@ -53,6 +55,7 @@ export function RemovableListPage<Row extends ListedRow>({
   confirm,
 }: {
   title: string;
+  definition: ListDefinition<Row>;
   paths: ListedPaths;
   add: AddDialog;
   fields: (fieldError: (name: string) => string | undefined) => ReactNode;
@@ -62,7 +65,13 @@ export function RemovableListPage<Row extends ListedRow>({
   lockedBecause?: (row: Row) => string | undefined;
   confirm: (row: Row) => ReactNode;
 }) {
-  const { list, view } = usePagedList(paths.list, removeFromList(paths));
+  const list = useList(definition, { act: removeFromList(paths) });
+  // The machine takes a row action only once its page is shown: a button left enabled then would lose
+  // the click.
+  const view = useSelector(list, (s) => ({
+    canAct: s.matches('loaded'),
+    search: s.context.query.filters.search ?? '',
+  }));
   const form = useActorRef(
     formDialogMachine.provide({ actors: { submit: add.submit(() => list.send({ type: 'list.refresh' })) } }),
     { input: { successMessage: add.successMessage } },
@@ -86,7 +95,7 @@ export function RemovableListPage<Row extends ListedRow>({
         </SearchForm>
         <Button onClick={() => form.send({ type: 'form.open' })}>{add.label}</Button>
       </div>
-      <ListView<Row> list={list}>
+      <ListView<Row> list={list} definition={definition}>
         {(page, busy) => (
           <ListTable
             head={['Index number', 'Name', ...columns.map((column) => column.header), 'Actions']}

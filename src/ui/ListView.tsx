@@ -1,29 +1,78 @@
 import { useSelector } from '@xstate/react';
 import type { FormEvent, ReactNode } from 'react';
+import { sortDirectionLabel, type ListDefinition, type SortDirection } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
+import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Button } from './controls';
 import { Pagination } from './Pagination';
 import type { ListRef } from './StatusToggle';
 
 /**
- * A paged list over the list machine: loading, a failure with a retry, or the page (the old one stays,
- * marked busy, until the next one comes) with previous and next.
+ * A paged list over the list machine: its order and its CSV download, then loading, a failure with a
+ * retry, or the page (the old one stays, marked busy, until the next one comes) with previous and
+ * next; and the question a change of page, filter or order asks while a row holds unsaved work.
  */
 export function ListView<Row>({
   list,
+  definition,
   children,
 }: {
   list: ListRef;
+  definition: ListDefinition<Row>;
   children: (page: Page<Row>, busy: boolean) => ReactNode;
 }) {
   const view = useSelector(list, (s) => ({
     // The page being replaced, or its rows being acted on.
     busy: s.hasTag('loading') || s.hasTag('busy'),
+    exporting: s.hasTag('exporting'),
+    canExport: s.matches('loaded'),
+    asking: s.hasTag('confirming'),
     data: s.context.data as Page<Row> | null,
     error: s.context.error,
+    sort: s.context.query.sort,
   }));
+  const sorts = Object.entries(definition.sorts);
+  const sort = view.sort ?? {
+    by: definition.defaultSort,
+    direction: definition.sorts[definition.defaultSort].direction,
+  };
+  const sortId = `sort-${definition.name}`;
   return (
     <>
+      <div className="mb-3 flex flex-wrap items-end justify-end gap-3">
+        {sorts.length > 1 && (
+          <div className="w-56 max-w-full">
+            <label htmlFor={sortId} className="block text-sm font-medium text-slate-700">
+              Sort by
+            </label>
+            <select
+              id={sortId}
+              value={`${sort.by}:${sort.direction}`}
+              onChange={(event) => {
+                const [by, direction] = event.currentTarget.value.split(':') as [string, SortDirection];
+                list.send({ type: 'list.sort', sort: { by, direction } });
+              }}
+              className="mt-1 w-full rounded-md border border-slate-300 px-2 py-2 text-sm"
+            >
+              {sorts.flatMap(([by, { label }]) =>
+                (['asc', 'desc'] as const).map((direction) => (
+                  <option key={`${by}:${direction}`} value={`${by}:${direction}`}>
+                    {label}, {sortDirectionLabel(direction)}
+                  </option>
+                )),
+              )}
+            </select>
+          </div>
+        )}
+        <Button
+          variant="secondary"
+          disabled={!view.canExport}
+          aria-busy={view.exporting || undefined}
+          onClick={() => list.send({ type: 'list.export' })}
+        >
+          {view.exporting ? 'Preparing the CSV…' : 'Download CSV'}
+        </Button>
+      </div>
       {view.error && (
         <div className="mb-3">
           <Alert tone="error">
@@ -46,9 +95,21 @@ export function ListView<Row>({
       ) : (
         !view.error && <p className="text-slate-500">Loading…</p>
       )}
+      <ConfirmDialog
+        open={view.asking}
+        title="Unsaved changes"
+        confirmLabel="Leave them"
+        onConfirm={() => list.send({ type: 'list.leave.confirm' })}
+        onCancel={() => list.send({ type: 'list.leave.cancel' })}
+      >
+        <p>{UNSAVED_QUESTION}</p>
+      </ConfirmDialog>
     </>
   );
 }
+
+/** What a change of page, filter or order asks while a row holds unsaved work. */
+export const UNSAVED_QUESTION = 'You have unsaved changes on this page. Leave them?';
 
 /** A list's table: its column heads, a line when nothing matches, then the rows. */
 export function ListTable({

@@ -76,6 +76,12 @@ export interface PathModelOptions<TMachine extends AnyStateMachine> {
    * user's, and those an invoked callback actor sends back while it runs (its progress, its result).
    */
   events?: ReadonlyArray<EventFromLogic<TMachine>>;
+  /**
+   * Event types never offered, though the machine handles them: for a machine walked by two models,
+   * each offering part of its events, so neither grows past what a test run can walk (their coverage
+   * is then asserted together, from `coverage()`).
+   */
+  withoutEvents?: readonly string[];
   /** Invoke id -> outputs it may resolve with. Every invoke with an onDone needs at least one. */
   outputs?: Variants;
   /** Invoke id -> errors it may reject with (plain objects, so each variant serialises apart). */
@@ -488,6 +494,7 @@ export function createPathModel<TMachine extends AnyStateMachine>(
       // Other xstate.* events (done.state, snapshot) are raised by the machine itself, and wildcards
       // would match everything: neither is something a test sends.
       if (type.startsWith('xstate.') || type.includes('*')) return [];
+      if (options.withoutEvents?.includes(type)) return [];
       const listed = userEvents.filter((event) => event.type === type);
       return listed.length ? [...listed] : [{ type }];
     });

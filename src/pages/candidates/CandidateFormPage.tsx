@@ -1,24 +1,21 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import {
-  CANDIDATE_PATHS,
-  REG_STATUSES,
-  type CandidateRecord,
-  type CandidateRow,
-} from '../../../contract/candidates';
 import { formatDateTime, formatPersonName } from '../../../contract/format';
+import { REG_STATUSES, type CandidateRecord, type CandidateRow } from '../../../contract/candidates';
+import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../../contract/lists';
+import { statusToggleMachine, type StatusToggleInput } from '../../../machines/statusToggle.machine';
 import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
 import { useSession } from '../../app/actors';
 import { LoadBoundary, useResource } from '../../app/resource';
 import { Button } from '../../ui/controls';
 import { ListView } from '../../ui/ListView';
 import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
-import { RowStatusToggle } from '../../ui/StatusToggle';
 import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
+import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
+import { useList } from '../pagedList';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
 import { CandidateTable } from './CandidateTable';
-import { useCandidateList, type CandidateListRef } from './useCandidateList';
 
 /** The candidate area's pages (spec section 2), each lazy-loaded with this chunk. */
 
@@ -64,14 +61,34 @@ const EDIT_ACTION = {
   ),
 };
 
+/** A status each row changes in the list: which field, how it is saved, which values are confirmed first. */
+interface RowStatus {
+  field: StatusToggleInput['field'];
+  updateStatus: typeof updateVerification;
+  confirmValues?: readonly string[];
+}
+
+/** A candidate list of `definition`; with `status`, the list spawns one status toggle actor per row shown. */
+function useCandidateList(definition: typeof CANDIDATES_LIST, status?: RowStatus) {
+  return useList(
+    definition,
+    status && {
+      row: statusToggleMachine.provide({ actors: { updateStatus: status.updateStatus } }),
+      rowInput: { field: status.field, confirmValues: status.confirmValues ?? [] },
+    },
+  );
+}
+
 /** A candidate list: its filters, then the table with the page's own column, paged. */
 function CandidateList({
   list,
+  definition,
   show,
   withOptions,
   action,
 }: {
-  list: CandidateListRef;
+  list: ListRef;
+  definition: typeof CANDIDATES_LIST;
   show: FilterName[];
   withOptions?: boolean;
   action: { label: string; cell: (row: CandidateRow) => ReactNode };
@@ -85,7 +102,7 @@ function CandidateList({
         withOptions={withOptions}
         onFilter={(next) => list.send({ type: 'list.filter', filters: next })}
       />
-      <ListView<CandidateRow> list={list}>
+      <ListView<CandidateRow> list={list} definition={definition}>
         {(data, busy) => <CandidateTable data={data} busy={busy} action={action} />}
       </ListView>
     </>
@@ -93,12 +110,13 @@ function CandidateList({
 }
 
 export function SearchPage() {
-  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates);
+  const list = useCandidateList(CANDIDATES_LIST);
   return (
     <section>
       <Heading>Candidate Search</Heading>
       <CandidateList
         list={list}
+        definition={CANDIDATES_LIST}
         show={['search', 'school', 'course_header', 'year', 'reg_status']}
         action={EDIT_ACTION}
       />
@@ -176,11 +194,16 @@ export function EditPage() {
 }
 
 function SearchToEdit() {
-  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates);
+  const list = useCandidateList(CANDIDATES_LIST);
   return (
     <>
       <p className="mb-3 text-slate-600">Find the candidate to edit.</p>
-      <CandidateList list={list} show={['search', 'school', 'course_header']} action={EDIT_ACTION} />
+      <CandidateList
+        list={list}
+        definition={CANDIDATES_LIST}
+        show={['search', 'school', 'course_header']}
+        action={EDIT_ACTION}
+      />
     </>
   );
 }
@@ -191,7 +214,7 @@ const VERIFIED_CHOICES = [
 ];
 
 export function IndexedPage() {
-  const list = useCandidateList(CANDIDATE_PATHS.adminCandidates, {
+  const list = useCandidateList(CANDIDATES_LIST, {
     field: 'verified',
     updateStatus: updateVerification,
   });
@@ -200,6 +223,7 @@ export function IndexedPage() {
       <Heading>Indexed Candidates</Heading>
       <CandidateList
         list={list}
+        definition={CANDIDATES_LIST}
         show={['search', 'school', 'course_header', 'year', 'verified']}
         action={{
           label: 'Documents',
@@ -224,7 +248,7 @@ const REG_CHOICES = REG_STATUSES.map((status) => ({ value: status, label: status
 
 export function RegisteredPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
-  const list = useCandidateList(CANDIDATE_PATHS.registered[role], {
+  const list = useCandidateList(REGISTERED_LISTS[role], {
     field: 'reg_status',
     updateStatus: updateRegStatus(role),
     confirmValues: ['unregistered'],
@@ -236,6 +260,7 @@ export function RegisteredPage() {
       <SuspendedSchoolNotice />
       <CandidateList
         list={list}
+        definition={REGISTERED_LISTS[role]}
         show={
           role === 'admin' ? ['search', 'school', 'course_header', 'reg_status'] : ['search', 'reg_status']
         }

@@ -2,7 +2,6 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { courseHeaderRules } from '../../../contract/candidates';
 import {
-  COURSE_PATHS,
   COURSE_STATUS_FIELDS,
   COURSE_STATUS_LABELS,
   COURSE_STATUSES,
@@ -10,16 +9,16 @@ import {
   type CourseStatusField,
 } from '../../../contract/courses';
 import type { Page } from '../../../contract/pagination';
+import { COURSE_HEADERS_LIST } from '../../../contract/lists';
 import { formDialogMachine, type FormValues } from '../../../machines/formDialog.machine';
-import { listMachine } from '../../../machines/list.machine';
 import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
-import { pageFetcher } from '../../api/lists';
 import { useNotify } from '../../app/notify';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
+import { useList } from '../pagedList';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
 
@@ -48,23 +47,14 @@ const CLOSE_QUESTION: Record<
  * dialog to create or edit one. The special rules shown come from the candidate form's own rules.
  */
 export default function CoursesPage() {
-  const list = useActorRef(
-    listMachine.provide({
-      actors: {
-        fetchPage: pageFetcher(COURSE_PATHS.list),
-        row: statusToggleMachine.provide({
-          actors: { updateStatus: fromPromise(({ input }) => saveCourseStatus(input)) },
-        }),
-      },
+  const list = useList(COURSE_HEADERS_LIST, {
+    row: statusToggleMachine.provide({
+      actors: { updateStatus: fromPromise(({ input }) => saveCourseStatus(input)) },
     }),
-    {
-      input: {
-        rowInputs: Object.fromEntries(
-          COURSE_STATUS_FIELDS.map((field) => [field, { field, confirmValues: ['closed'] }]),
-        ),
-      },
-    },
-  );
+    rowInputs: Object.fromEntries(
+      COURSE_STATUS_FIELDS.map((field) => [field, { field, confirmValues: ['closed'] }]),
+    ),
+  });
   const dialog = useActorRef(
     formDialogMachine.provide({
       actors: {
@@ -98,7 +88,7 @@ export default function CoursesPage() {
           <TextField label="Search by code or title" name="search" type="search" defaultValue={search} />
         </div>
       </SearchForm>
-      <ListView<CourseHeaderRow> list={list}>
+      <ListView<CourseHeaderRow> list={list} definition={COURSE_HEADERS_LIST}>
         {(data, busy) => <CourseTable data={data} busy={busy} list={list} onEdit={(row) => open(row)} />}
       </ListView>
       <CourseHeaderDialog dialog={dialog} />

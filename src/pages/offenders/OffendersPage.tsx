@@ -5,6 +5,7 @@ import {
   type OffenderRow,
 } from '../../../contract/offenders';
 import { formatDate } from '../../../contract/format';
+import { OFFENDERS_LIST } from '../../../contract/lists';
 import { recordOffence } from '../../api/offenders';
 import { DateField, TextAreaField, TextField } from '../../ui/controls';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
@@ -44,6 +45,7 @@ export default function OffendersPage() {
   return (
     <RemovableListPage<OffenderRow>
       title="Exam Offenders"
+      definition={OFFENDERS_LIST}
       paths={OFFENDER_PATHS}
       add={{
         label: 'Record an offence',

@@ -5,6 +5,7 @@ import {
   RESIT_PATHS,
   type ResitRow,
 } from '../../../contract/resits';
+import { RESITS_LISTS } from '../../../contract/lists';
 import type { Role } from '../../../contract/roles';
 import { addResit } from '../../api/resits';
 import { useSession } from '../../app/actors';
@@ -54,6 +55,7 @@ function ResitList({ role }: { role: Role }) {
   return (
     <RemovableListPage<ResitRow>
       title="Resit Candidates"
+      definition={RESITS_LISTS[role]}
       paths={RESIT_PATHS[role]}
       add={{
         label: 'Add a resit candidate',

@@ -2,16 +2,14 @@ import { useActorRef, useSelector } from '@xstate/react';
 import {
   SCHOOL_MESSAGES,
   SCHOOL_ADMIN_MESSAGES,
-  SCHOOL_PATHS,
   SCHOOL_STATUSES,
   SUSPEND_CONFIRMATION,
   type SchoolAdminSummary,
   type SchoolRow,
 } from '../../../contract/schools';
+import { SCHOOLS_LIST } from '../../../contract/lists';
 import { formDialogMachine } from '../../../machines/formDialog.machine';
-import { listMachine } from '../../../machines/list.machine';
 import { statusToggleMachine } from '../../../machines/statusToggle.machine';
-import { pageFetcher } from '../../api/lists';
 import {
   sendResetCode,
   submitSchool,
@@ -22,7 +20,8 @@ import {
 import { useActors } from '../../app/actors';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
-import { RowStatusToggle, StatusToggle } from '../../ui/StatusToggle';
+import { RowStatusToggle, StatusToggle, type ListRef } from '../../ui/StatusToggle';
+import { useList } from '../pagedList';
 import { AdminFormDialog, ResetCodeDialog, SchoolFormDialog } from './SchoolDialogs';
 import type { FormDialogRef } from '../../ui/PageFormDialog';
 
@@ -34,16 +33,11 @@ const ACCOUNT_CHOICES = [
 ];
 
 function useSchoolsPage() {
-  const list = useActorRef(
-    listMachine.provide({
-      actors: {
-        fetchPage: pageFetcher(SCHOOL_PATHS.list),
-        row: statusToggleMachine.provide({ actors: { updateStatus: updateSchoolStatus } }),
-      },
-    }),
-    // Each school row gets a status toggle; suspending is confirmed first.
-    { input: { rowInput: { field: 'status', confirmValues: ['suspended'] } } },
-  );
+  // Each school row gets a status toggle; suspending is confirmed first.
+  const list = useList(SCHOOLS_LIST, {
+    row: statusToggleMachine.provide({ actors: { updateStatus: updateSchoolStatus } }),
+    rowInput: { field: 'status', confirmValues: ['suspended'] },
+  });
   // After a dialog's success the list shows the rows as the server now has them.
   const refresh = () => list.send({ type: 'list.refresh' });
   const schoolForm = useActorRef(formDialogMachine.provide({ actors: { submit: submitSchool(refresh) } }), {
@@ -59,7 +53,7 @@ function useSchoolsPage() {
   return { list, schoolForm, adminForm, resetForm };
 }
 
-type SchoolList = ReturnType<typeof useSchoolsPage>['list'];
+type SchoolList = ListRef;
 
 /** The board's training schools: search, filter and page them, change a school's status in its row,
  * create and edit schools, and manage each school's admin accounts (and sign in as one). */
@@ -99,7 +93,7 @@ export default function SchoolsPage() {
           </SelectField>
         </div>
       </SearchForm>
-      <ListView<SchoolRow> list={list}>
+      <ListView<SchoolRow> list={list} definition={SCHOOLS_LIST}>
         {(data, busy) => (
           <ListTable
             head={['Code', 'Name', 'State', 'Status', 'School admins', 'Actions']}
