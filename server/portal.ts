@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { ensureReferenceData } from './db/reference';
 import { isEmpty, seedDemo, seedSignIns } from './db/seed';
-import { createLogger, type Logger } from './http/log';
+import { createLogger, describeError, type Logger } from './http/log';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
@@ -81,7 +81,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
           await pruneHits(database.db);
           if (database.driver === 'pglite') await database.db.execute(sql`analyze`);
         } catch (error) {
-          log.error('upkeep.failed', { error: String(error) });
+          log.error('upkeep.failed', describeError(error));
         }
       })();
     };

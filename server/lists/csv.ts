@@ -3,6 +3,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { ListDefinition } from '../../contract/lists';
 import { boardToday } from '../boardDate';
 import type { AppContext } from '../http/context';
+import { describeError } from '../http/log';
 import { batches, type ListSource } from '../http/paging';
 import type { ListSourceOf } from './route';
 
@@ -48,7 +49,7 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
         controller.enqueue(line(batch.map((row) => definition.columns.map((column) => column.cell(row)))));
       } catch (error) {
         // The headers are sent: the download can only stop short, which the browser reports as failed.
-        log.error('list.export_failed', { id: requestId, path: definition.path, error: String(error) });
+        log.error('list.export_failed', { id: requestId, path: definition.path, ...describeError(error) });
         controller.error(error);
       }
     },

@@ -15,6 +15,7 @@ async function mailCode(c: AppContext, email: string, code: string) {
   const { mailer, config } = c.get('deps');
   await mailer.send({
     to: email,
+    kind: 'sign-in code',
     subject: `Your sign-in code: ${code}`,
     text: [
       `Your sign-in code is ${code}.`,

@@ -6,6 +6,7 @@ import { hashPassword, randomCode, verifyPassword } from '../auth/secrets';
 import type { Database } from '../db/client';
 import { accessTokens, passwordResets } from '../db/schema';
 import type { AppContext } from '../http/context';
+import type { Mail } from '../mail/mailer';
 
 /**
  * Signs an account out everywhere: its live tokens are revoked, any sign-in it has begun is voided and
@@ -102,7 +103,7 @@ export async function claimReset(db: Database, resetId: number): Promise<boolean
 export async function mailResetCode(c: AppContext, email: string, code: string, newAccount: boolean) {
   await sendResetMail(
     c,
-    email,
+    { to: email, kind: newAccount ? 'new account' : 'password reset code' },
     code,
     newAccount
       ? 'An account has been made for you on the examinations board portal.'
@@ -114,16 +115,21 @@ export async function mailResetCode(c: AppContext, email: string, code: string, 
 export async function mailRequestedResetCode(c: AppContext, email: string, code: string) {
   await sendResetMail(
     c,
-    email,
+    { to: email, kind: 'requested reset code' },
     code,
     'Someone, we hope you, asked the examinations board portal for a code to set a new password.',
   );
 }
 
-async function sendResetMail(c: AppContext, email: string, code: string, opening: string) {
+async function sendResetMail(
+  c: AppContext,
+  recipient: Pick<Mail, 'to' | 'kind'>,
+  code: string,
+  opening: string,
+) {
   const { mailer, config } = c.get('deps');
   await mailer.send({
-    to: email,
+    ...recipient,
     subject: `Your password reset code: ${code}`,
     text: [
       opening,

@@ -39,7 +39,7 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-async function createPostgresDatabase(serverUrl: string) {
+export async function createPostgresDatabase(serverUrl: string) {
   const name = `portal_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
