@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 
 /**
  * Every setting of the portal, read once from the environment and checked before anything starts.
@@ -26,7 +27,15 @@ export interface Config {
   logRequests: boolean;
   /** S3-compatible object storage for uploads when S3_BUCKET is set; local disk under dataDir otherwise. */
   s3: S3Config | null;
+  /**
+   * Which proxies in front of the portal are believed when they say who the client is (TRUST_PROXY), or
+   * null to believe nobody: the socket's address is then the client's.
+   */
+  trustProxy: TrustProxy | null;
 }
+
+/** Whether the hop at this address, this many hops from the portal (0 is the socket), is a proxy we trust. */
+export type TrustProxy = (address: string, hop: number) => boolean;
 
 export interface S3Config {
   bucket: string;
@@ -149,6 +158,30 @@ export function loadConfig(env: Env = process.env): Config {
     };
   };
 
+  /**
+   * TRUST_PROXY: how many proxies stand in front of the portal (a load balancer is 1), or their addresses
+   * and networks (`10.0.0.0/8, 127.0.0.1`, or proxy-addr's names loopback, linklocal, uniquelocal).
+   * Off by default: a portal reached directly that believed X-Forwarded-For would let anyone choose
+   * their own address, and with it their own rate-limit bucket.
+   */
+  const trustProxy = (): TrustProxy | null => {
+    const raw = text('TRUST_PROXY');
+    if (raw === null || ['0', 'false', 'no'].includes(raw.toLowerCase())) return null;
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      if (hops > 20) problems.push(`TRUST_PROXY must be a number of proxies from 0 to 20; it is '${raw}'.`);
+      return (_address, hop) => hop < hops;
+    }
+    try {
+      return proxyaddr.compile(raw.split(',').map((part) => part.trim()));
+    } catch {
+      problems.push(
+        `TRUST_PROXY must be a number of proxies, or addresses and networks such as 10.0.0.0/8, 127.0.0.1; it is '${raw}'.`,
+      );
+      return null;
+    }
+  };
+
   const port = integer('PORT', 3000, 0, 65535);
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const mailFrom = text('MAIL_FROM') ?? 'Examinations Board Portal <no-reply@portal.local>';
@@ -168,6 +201,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlMinutes: integer('TOKEN_TTL_MINUTES', 12 * 60, 5, 60 * 24 * 30),
     logRequests: !flag('QUIET'),
     s3: s3(),
+    trustProxy: trustProxy(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

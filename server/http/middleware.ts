@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import proxyaddr from 'proxy-addr';
 import { createMiddleware } from 'hono/factory';
 import { isRole } from '../../contract/roles';
 import { findRule } from '../access';
@@ -7,17 +9,26 @@ import { resolveToken } from '../auth/tokens';
 import type { AppContext, AppEnv, Caller, Deps } from './context';
 import { NOTHING_HERE, refuse, unauthenticated } from './respond';
 
+/**
+ * The client's address, as rate limits and the audit log take it: the socket's, or behind trusted
+ * proxies (TRUST_PROXY) the nearest address in X-Forwarded-For that no trusted proxy stands at.
+ */
+function clientAddress(c: AppContext, trust: Deps['config']['trustProxy']): string | null {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming) return null; // Not on a socket (app.request in a script): no address to record.
+  if (trust) return proxyaddr(incoming, trust);
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export const provide = (deps: Deps) =>
   createMiddleware<AppEnv>(async (c, next) => {
     c.set('deps', deps);
     c.set('requestId', randomUUID());
-    let ip: string | null = null;
-    try {
-      ip = getConnInfo(c).remote.address ?? null;
-    } catch {
-      ip = null; // Not on a socket (app.request in a script): no address to record.
-    }
-    c.set('ip', ip);
+    c.set('ip', clientAddress(c, deps.config.trustProxy));
     c.set('caller', null);
     await next();
   });
