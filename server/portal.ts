@@ -1,17 +1,16 @@
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app';
-import { sql } from 'drizzle-orm';
-import { pruneHits } from './auth/throttle';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { ensureReferenceData } from './db/reference';
 import { isEmpty, seedDemo, seedSignIns } from './db/seed';
-import { createLogger, describeError, type Logger } from './http/log';
+import { createLogger, type Logger } from './http/log';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
 import type { Storage } from './storage/storage';
+import { runUpkeep } from './upkeep';
 
 export interface Portal {
   url: string;
@@ -70,20 +69,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const seeded = mayseed && (await isEmpty(database.db));
     if (seeded && options.demo === 'sign-ins') await seedSignIns(database.db);
     else if (seeded) log.info('demo.seeded', { ...(await seedDemo(database.db, { storage, log })) });
-    // Hourly upkeep: old rate-limit hits count for nothing; and PGlite has no autovacuum, so without an
-    // ANALYZE its planner guesses row counts and short searches on a large table get slow
-    // (docs/performance.md). The first run goes after the portal listens, so it never delays the start;
-    // closing stops the timers and waits for a run in progress, which must not meet a closed database.
+    // Hourly upkeep (server/upkeep.ts). The first run goes after the portal listens, so it never delays
+    // the start; closing stops the timers and waits for a run in progress, which must not meet a
+    // closed database.
     let upkeepRun: Promise<void> = Promise.resolve();
     const upkeep = () => {
-      upkeepRun = (async () => {
-        try {
-          await pruneHits(database.db);
-          if (database.driver === 'pglite') await database.db.execute(sql`analyze`);
-        } catch (error) {
-          log.error('upkeep.failed', describeError(error));
-        }
-      })();
+      upkeepRun = runUpkeep({ database, storage, log });
     };
     const firstUpkeep = setTimeout(upkeep, 1000).unref();
     const hourly = setInterval(upkeep, 60 * 60 * 1000).unref();

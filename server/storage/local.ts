@@ -8,6 +8,9 @@ import { InvalidKeyError, isValidKey, type Storage } from './storage';
  * key is checked against the key pattern and must resolve inside the root, so no key reaches a path
  * outside it.
  */
+const PARTIAL = '.partial';
+const TYPE = '.type';
+
 export function createLocalStorage(root: string): Storage {
   const base = path.resolve(root);
   const fileOf = (key: string) => {
@@ -18,9 +21,12 @@ export function createLocalStorage(root: string): Storage {
   };
   const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
-  /** Written under a temporary name and renamed, so a reader never sees half a file. */
+  /**
+   * Written under a temporary name and renamed, so a reader never sees half a file. A process killed
+   * mid-write leaves the `.partial` file, which removeLeftovers takes away once it is old.
+   */
   const writeAtomically = async (file: string, data: Uint8Array | string) => {
-    const partial = `${file}.${randomSecret(6)}.partial`;
+    const partial = `${file}.${randomSecret(6)}${PARTIAL}`;
     await fs.writeFile(partial, data);
     await fs.rename(partial, file);
   };
@@ -30,7 +36,7 @@ export function createLocalStorage(root: string): Storage {
       const file = fileOf(key);
       await fs.mkdir(path.dirname(file), { recursive: true });
       // The type first: whoever finds the bytes finds their type too.
-      await writeAtomically(`${file}.type`, contentType);
+      await writeAtomically(`${file}${TYPE}`, contentType);
       await writeAtomically(file, bytes);
     },
     async get(key) {
@@ -38,7 +44,7 @@ export function createLocalStorage(root: string): Storage {
       try {
         const [bytes, contentType] = await Promise.all([
           fs.readFile(file),
-          fs.readFile(`${file}.type`, 'utf8'),
+          fs.readFile(`${file}${TYPE}`, 'utf8'),
         ]);
         return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), contentType };
       } catch (error) {
@@ -48,7 +54,7 @@ export function createLocalStorage(root: string): Storage {
     },
     async remove(key) {
       const file = fileOf(key);
-      for (const target of [file, `${file}.type`]) {
+      for (const target of [file, `${file}${TYPE}`]) {
         try {
           await fs.unlink(target);
         } catch (error) {
@@ -56,5 +62,47 @@ export function createLocalStorage(root: string): Storage {
         }
       }
     },
+    async *keysWrittenBefore(before) {
+      for await (const { relative, modified } of filesUnder(base)) {
+        const key = relative.split(path.sep).join('/');
+        if (isValidKey(key) && modified < before) yield key;
+      }
+    },
+    async removeLeftovers(before) {
+      let removed = 0;
+      for await (const { relative, modified } of filesUnder(base)) {
+        if (modified >= before) continue;
+        const file = path.join(base, relative);
+        // A half-written file, or a type whose bytes never arrived (put writes the type first).
+        const leftover =
+          relative.endsWith(PARTIAL) ||
+          (relative.endsWith(TYPE) && !(await exists(file.slice(0, -TYPE.length))));
+        if (!leftover) continue;
+        await fs.rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
+    },
   };
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/** Every file under the root, with its path from the root and when it was last written. */
+async function* filesUnder(base: string): AsyncIterable<{ relative: string; modified: Date }> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir(base, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // Nothing stored yet.
+    throw error;
+  }
+  for (const relative of entries) {
+    const stat = await fs.stat(path.join(base, relative)).catch(() => null); // Gone meanwhile.
+    if (stat?.isFile()) yield { relative, modified: stat.mtime };
+  }
 }

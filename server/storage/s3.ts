@@ -45,6 +45,7 @@ export async function createS3Storage(
     PutObjectCommand,
     DeleteObjectCommand,
     HeadBucketCommand,
+    ListObjectsV2Command,
   } = await import('@aws-sdk/client-s3');
   const client: S3Client = new Client({
     region: config.region,
@@ -115,6 +116,20 @@ export async function createS3Storage(
         if (!isNotFound(error)) throw error;
       }
     },
+    async *keysWrittenBefore(before) {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key && isValidKey(object.Key) && object.LastModified && object.LastModified < before) {
+            yield object.Key;
+          }
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+    // A PutObject (the only write we make) stores the whole object or nothing: no leftovers to find.
+    removeLeftovers: async () => 0,
     close() {
       client.destroy();
     },

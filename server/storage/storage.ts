@@ -16,10 +16,16 @@ export interface Storage {
   get(key: string): Promise<StoredFile | null>;
   /** Removing what is not there is not an error. */
   remove(key: string): Promise<void>;
+  /** Every stored key last written before this time: what the upkeep's sweep (sweep.ts) checks. */
+  keysWrittenBefore(before: Date): AsyncIterable<string>;
+  /** Removes what writes cut short before this time left behind, answering how many it removed. */
+  removeLeftovers(before: Date): Promise<number>;
 }
 
-/** A key such as `profile-photos/3q2-x_Yz.png`: lower-case folders, one name of URL-safe characters
- * and one extension. No dots elsewhere, so no `..`, and nothing absolute. */
+/**
+ * A key such as `profile-photos/3q2-x_Yz.png`: lower-case folders, one name of URL-safe characters
+ * and one extension. No dots elsewhere, so no `..`, and nothing absolute.
+ */
 const KEY_PATTERN = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*\/[A-Za-z0-9_-]{16,64}\.[a-z0-9]{2,5}$/;
 
 export function isValidKey(key: string): boolean {

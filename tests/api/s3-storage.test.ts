@@ -8,6 +8,8 @@ import { ConfigError, loadConfig, type S3Config } from '../../server/config';
 import { files } from '../../server/db/schema';
 import { createS3Storage, S3StorageError, type S3Storage } from '../../server/storage/s3';
 import { InvalidKeyError, newKey } from '../../server/storage/storage';
+import { SWEEP_GRACE_MINUTES, sweepStorage } from '../../server/storage/sweep';
+import { createLogger } from '../../server/http/log';
 import { fetchRaw, JPEG, PNG, pngOfSize, profileForm } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -305,5 +307,21 @@ describe('the living demo on S3', () => {
     const served = await fetchRaw(t, `/files/${stored[0].key}`, { authorization: `Bearer ${admin}` });
     expect(served.status).toBe(200);
     expect(served.bytes.byteLength).toBe(stored[0].size);
+  });
+
+  it('is swept of an object no row names, past the grace period, and keeps every demo file', async () => {
+    const orphan = newKey('candidates', 'png');
+    await t.portal.storage.put(orphan, PNG, 'image/png');
+    const deps = { db: t.portal.database.db, storage: t.portal.storage, log: createLogger(false) };
+    // Just stored: within the grace period, so left alone.
+    expect(await sweepStorage(deps)).toEqual({ leftovers: 0, orphans: 0 });
+    const later = new Date(Date.now() + (SWEEP_GRACE_MINUTES + 1) * 60_000);
+    expect(await sweepStorage(deps, later)).toEqual({ leftovers: 0, orphans: 1 });
+    expect(await t.portal.storage.get(orphan)).toBeNull();
+    const stored = await t.portal.database.db.select({ key: files.key }).from(files);
+    const remaining: string[] = [];
+    for await (const key of t.portal.storage.keysWrittenBefore(later)) remaining.push(key);
+    expect(remaining.sort()).toEqual(stored.map(({ key }) => key).sort());
+    expect(stored.length).toBeGreaterThanOrEqual(300);
   });
 });
