@@ -4,7 +4,7 @@ import { API_ROUTES } from './routes';
 /**
  * The authorisation matrix: every API route and who may call it, read from the routes themselves
  * (server/routes/index.ts), where each route's path and roles are written once. A route that is not
- * here is refused (deny by default); tests/api/access.test.ts walks this table for every kind of caller
+ * here is refused (deny by default); tests/api/attacks/function-level-access.test.ts walks this table for every kind of caller
  * and checks that it names exactly the routes the app serves. School scoping (a school admin sees only
  * their own school's rows) is enforced by the services' queries and tested with them.
  */

@@ -1,10 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_PATH } from '../../contract/schools';
-import { ConfigError, loadConfig } from '../../server/config';
-import { auditLog } from '../../server/db/schema';
-import { DEMO_PASSWORD } from '../../server/db/seed';
-import { startTestPortal, type TestPortal } from './portal';
+import { FORGOT_PASSWORD_PATH } from '../../../contract/schools';
+import { ConfigError, loadConfig } from '../../../server/config';
+import { auditLog } from '../../../server/db/schema';
+import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { startTestPortal, type TestPortal } from '../portal';
 
 /**
  * TRUST_PROXY (issue 10): behind a load balancer every request comes from the balancer's address, so

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
-import type { Role } from '../../contract/roles';
-import { ACCESS_MATRIX, findRule, type AccessRule } from '../../server/access';
-import { createApp } from '../../server/app';
-import { issueToken } from '../../server/auth/tokens';
-import { loadConfig } from '../../server/config';
-import { createLogger } from '../../server/http/log';
-import { users } from '../../server/db/schema';
-import { startTestPortal, type TestPortal } from './portal';
+import { UNAUTHENTICATED_MESSAGE } from '../../../contract/envelope';
+import type { Role } from '../../../contract/roles';
+import { ACCESS_MATRIX, findRule, type AccessRule } from '../../../server/access';
+import { createApp } from '../../../server/app';
+import { issueToken } from '../../../server/auth/tokens';
+import { loadConfig } from '../../../server/config';
+import { createLogger } from '../../../server/http/log';
+import { users } from '../../../server/db/schema';
+import { startTestPortal, type TestPortal } from '../portal';
 
 /**
  * The authorisation matrix (server/access.ts) is data; this file walks it. For every rule and every

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { files, users } from '../../server/db/schema';
-import { createLogger } from '../../server/http/log';
-import { SWEEP_GRACE_MINUTES, sweepStorage } from '../../server/storage/sweep';
-import { runUpkeep } from '../../server/upkeep';
-import { startTestPortal, type TestPortal } from './portal';
+import { files, users } from '../../../server/db/schema';
+import { createLogger } from '../../../server/http/log';
+import { SWEEP_GRACE_MINUTES, sweepStorage } from '../../../server/storage/sweep';
+import { runUpkeep } from '../../../server/upkeep';
+import { startTestPortal, type TestPortal } from '../portal';
 
 /**
  * Issue 10: a write cut short by a crash leaves a `.partial` file, and a process killed between storing

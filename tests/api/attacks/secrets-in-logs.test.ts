@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../contract/schools';
-import { DEMO_PASSWORD } from '../../server/db/seed';
-import { createPostgresDatabase } from './portal';
+import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../../contract/schools';
+import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { createPostgresDatabase } from '../portal';
 
 /**
  * Issue 10: with a real mail server configured, nothing secret reaches the log. The portal runs as its
