@@ -34,7 +34,7 @@ const framesOf = (stack: string | undefined) =>
 export function describeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { error: typeof error };
   const query = (error as { query?: unknown }).query;
-  const message = typeof query === 'string' ? `Failed query: ${query}` : error.message;
+  const message = typeof query === 'string' ? `Failed query: ${query}` : error.message.replace(QUOTED, '"…"');
   const fields: Record<string, unknown> = {
     error: `${error.name}: ${message}`,
     stack: framesOf(error.stack),

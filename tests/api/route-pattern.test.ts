@@ -221,6 +221,11 @@ describe('what is not a domain error', () => {
     });
   });
 
+  it("keeps no quoted value of an error's own message (a driver's error not wrapped by Drizzle)", () => {
+    const raw = new Error('invalid input syntax for type integer: "reset-code-918273"');
+    expect(describeError(raw).error).toBe('Error: invalid input syntax for type integer: "…"');
+  });
+
   it('the domain errors carry their own bodies', () => {
     expect(new NotFound('Gone.').body()).toEqual({ success: false, message: 'Gone.' });
     expect(new Refused(429, AUTH_MESSAGES.tooManyAttempts).status).toBe(429);
