@@ -27,6 +27,8 @@ export const PROFILE_MESSAGES = {
   photoTooLarge: 'File is too large',
   photoNotImage: 'The photo must be a JPEG, PNG, GIF or WebP image',
   tooLong: 'This is too long',
+  /** Sign-in codes go to it: like the password, it is the school admin's alone. */
+  emailNotWhileImpersonating: 'An email address cannot be changed while you are signed in as someone else.',
 } as const;
 
 /** The longest name, email and phone number the profile takes. */

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { forgetOldBrowsers } from './auth/knownBrowsers';
 import { pruneHits } from './auth/throttle';
 import type { DatabaseHandle } from './db/client';
 import { describeError, type Logger } from './http/log';
@@ -6,7 +7,8 @@ import type { Storage } from './storage/storage';
 import { sweepStorage } from './storage/sweep';
 
 /**
- * The hourly upkeep: old rate-limit hits count for nothing and are dropped; the storage is swept of
+ * The hourly upkeep: old rate-limit hits count for nothing and are dropped, as are browsers not seen
+ * for a year (server/auth/knownBrowsers.ts); the storage is swept of
  * what crashed writes left behind (server/storage/sweep.ts); and PGlite, which has no autovacuum, gets
  * an ANALYZE, without which its planner guesses row counts and short searches on a large table get slow
  * (docs/performance.md). Each part runs even when another fails; a failure is logged, never thrown.
@@ -22,6 +24,7 @@ export async function runUpkeep({
 }): Promise<void> {
   const parts: [string, () => Promise<unknown>][] = [
     ['throttle', () => pruneHits(database.db)],
+    ['known browsers', () => forgetOldBrowsers(database.db)],
     ['storage', () => sweepStorage({ db: database.db, storage, log })],
     ['analyze', async () => (database.driver === 'pglite' ? database.db.execute(sql`analyze`) : null)],
   ];

@@ -9,21 +9,22 @@ import { Invalid, Refused } from '../errors';
 import { checkResetCode, claimReset, issueResetCode, signOutEverywhere } from '../schools/accounts';
 import { normaliseEmail } from '../users';
 import { hashPassword, randomCode, verifyPassword } from './secrets';
-import { isLimited, recordHit, takeHit } from './throttle';
+import { unknownBrowsersBucket } from './service';
+import { clearBucket, takeHit } from './throttle';
 
 type ResetInput = Awaited<ReturnType<typeof resetPasswordValidator.validate>>;
 type ForgotInput = Awaited<ReturnType<typeof forgotPasswordValidator.validate>>;
 
 /** Tries from one address in 15 minutes: a school's lab behind one NAT address, not a script. */
-const RESET_LIMIT_PER_ADDRESS = 30;
+export const RESET_LIMIT_PER_ADDRESS = 30;
 
 /**
  * 'Forgot your password?' per address and per email an hour. Each mail voids the account's older
  * codes, so the email's limit keeps a stranger from burying someone's inbox or their code; five still
  * lets a person whose mail went astray ask again. The address's is a lab behind one NAT address.
  */
-const FORGOT_LIMIT_PER_EMAIL = { max: 5, windowMinutes: 60 };
-const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
+export const FORGOT_LIMIT_PER_EMAIL = { max: 5, windowMinutes: 60 };
+export const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
 
 /**
  * 'Forgot your password?': a reset code for the active account with this email, to be mailed by the
@@ -65,14 +66,15 @@ export async function requestPasswordReset(
 /**
  * A new password with the code the board mailed. An unknown email, a deactivated account, and a wrong,
  * used or expired code all get one answer, so the page tells nobody which accounts exist or have a code
- * waiting. Tries are counted outside any transaction, so this takes the database itself.
+ * waiting. Tries are counted outside any transaction, so this takes the database itself. The account's
+ * run of wrong passwords from unknown browsers ends here too: its owner has proved who they are.
  */
 export async function resetPassword(db: Database, actor: Actor, input: ResetInput): Promise<void> {
-  const bucket = `reset:ip:${actor.ip}`;
-  if (await isLimited(db, [{ bucket, max: RESET_LIMIT_PER_ADDRESS, windowMinutes: 15 }])) {
-    throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
-  }
-  await recordHit(db, [bucket]);
+  // Every try counts against the address, right or wrong: a reset is rare, guessing is not.
+  const taken = await takeHit(db, [
+    { bucket: `reset:ip:${actor.ip}`, max: RESET_LIMIT_PER_ADDRESS, windowMinutes: 15 },
+  ]);
+  if (!taken) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
 
   const rejected = new Invalid({ code: [RESET_MESSAGES.codeRejected] });
   const [user] = await db
@@ -106,4 +108,5 @@ export async function resetPassword(db: Database, actor: Actor, input: ResetInpu
       },
     );
   });
+  await clearBucket(db, unknownBrowsersBucket(normaliseEmail(input.email)));
 }

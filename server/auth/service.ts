@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import type {
   confirmCodeValidator,
@@ -12,13 +12,14 @@ import { Invalid, Refused } from '../errors';
 import { normaliseEmail } from '../users';
 import { voidOpenChallenges } from './challenges';
 import { randomCode, randomSecret, sameHash, sha256, verifyPassword } from './secrets';
-import { isLimited, recordHit } from './throttle';
+import { knownBrowserOf, rememberBrowser } from './knownBrowsers';
+import { clearBucket, giveBack, takeHit } from './throttle';
 import { issueToken, revokeToken } from './tokens';
 
 /**
  * Sign-in is two steps: the password, then a 6-digit code mailed to the account. These services answer
- * what to mail and leave the mailing to the caller. Failed attempts are counted outside any
- * transaction (a refusal must not roll its own count back), so they take the database itself.
+ * what to mail and leave the mailing to the caller. Limits are taken outside any transaction (a
+ * refusal must not roll its own count back), so they take the database itself.
  */
 
 type LoginInput = Awaited<ReturnType<typeof loginValidator.validate>>;
@@ -29,53 +30,88 @@ export const CODE_TTL_MINUTES = 10;
 export const MAX_WRONG_CODES = 5;
 export const RESEND_AFTER_SECONDS = 60;
 export const MAX_SENDS = 5;
+
 /**
- * Per address counts every attempt and is generous: a board office or a school lab signs many people in
- * from one NAT address. Per account counts wrong passwords only, the guessing it guards against: a
- * school admin who signs in and out all day on a shared computer is never held back by it.
+ * The password step's limits (docs/decisions.md, "Sign-in limits"). Every one is taken in the statement
+ * that checks it, before the password is; those that count wrong passwords give their hit back when
+ * the password is right.
+ * - perAddress: every attempt from one address, whatever the account: a script, not a school lab
+ *   (a board office or a lab signs many people in from one NAT address).
+ * - perAccountAndAddress: wrong passwords for one account from one unknown browser's address.
+ * - perKnownBrowser: wrong passwords from a browser that signed in to the account before.
+ * - perAccountFromUnknown: wrong passwords for one account from all unknown browsers in a day (NIST SP
+ *   800-63B: at most 100 consecutive failures); a completed sign-in or a password reset clears it. It
+ *   stops unknown browsers only: the account's known browsers still sign in.
  */
-export const LOGIN_LIMITS = { perAddress: 100, perAccount: 10, windowMinutes: 15 };
-const CONFIRM_LIMIT_PER_ADDRESS = 30;
+export const LOGIN_LIMITS = {
+  windowMinutes: 15,
+  perAddress: 100,
+  perAccountAndAddress: 10,
+  perKnownBrowser: 10,
+  perAccountFromUnknown: 100,
+  unknownWindowMinutes: 24 * 60,
+};
+export const CONFIRM_LIMIT_PER_ADDRESS = 30;
+
+/** The account-wide bucket of wrong passwords from unknown browsers. */
+export const unknownBrowsersBucket = (email: string) => `login:unknown:${email}`;
 
 /** The code's hash is bound to the login id, which is never stored, so a copy of the table is no help. */
 const codeHash = (loginId: string, code: string) => sha256(`${loginId}:${code}`);
 
-/** The open challenge a login id points to, or null when it is unknown, used, voided or expired. */
-async function openChallenge(db: Database, loginId: string) {
-  const [row] = await db
-    .select()
-    .from(signInChallenges)
-    .where(
-      and(
-        eq(signInChallenges.loginIdHash, sha256(loginId)),
-        isNull(signInChallenges.usedAt),
-        isNull(signInChallenges.voidedAt),
-        gt(signInChallenges.expiresAt, sql`now()`),
-      ),
-    );
-  return row ?? null;
-}
+/** Not used, not voided, not expired: a challenge whose code may still be spent. */
+const isOpen = () =>
+  and(
+    isNull(signInChallenges.usedAt),
+    isNull(signInChallenges.voidedAt),
+    gt(signInChallenges.expiresAt, sql`now()`),
+  );
 
-/** The password step: a new sign-in waiting for its code (answered with the code, to mail). */
-export async function startSignIn(db: Database, actor: Actor, input: LoginInput) {
+/**
+ * The password step: a new sign-in waiting for its code (answered with the code, to mail).
+ * `browserCookie` is the known-browser cookie the request carried, if any.
+ */
+export async function startSignIn(db: Database, actor: Actor, input: LoginInput, browserCookie?: string) {
   const email = normaliseEmail(input.email);
-  const buckets = [`login:ip:${actor.ip}`, `login:email:${email}`];
-  const limited = await isLimited(db, [
-    { bucket: buckets[0], max: LOGIN_LIMITS.perAddress, windowMinutes: LOGIN_LIMITS.windowMinutes },
-    { bucket: buckets[1], max: LOGIN_LIMITS.perAccount, windowMinutes: LOGIN_LIMITS.windowMinutes },
-  ]);
-  if (limited) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
-  await recordHit(db, [buckets[0]]);
+  const L = LOGIN_LIMITS;
+  const tooMany = new Refused(429, AUTH_MESSAGES.tooManyAttempts);
+  if (
+    !(await takeHit(db, [
+      { bucket: `login:ip:${actor.ip}`, max: L.perAddress, windowMinutes: L.windowMinutes },
+    ]))
+  ) {
+    throw tooMany;
+  }
 
   const [user] = await db
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
     .where(and(eq(users.email, email), eq(users.active, true)));
-  // Unknown email and wrong password answer alike, in the same time.
+  const browser = user ? await knownBrowserOf(db, user.id, browserCookie) : null;
+  // An unknown email goes through the unknown browser's limits, as any stranger's attempt does.
+  const failures = await takeHit(
+    db,
+    browser !== null
+      ? [{ bucket: `login:browser:${browser}`, max: L.perKnownBrowser, windowMinutes: L.windowMinutes }]
+      : [
+          {
+            bucket: `login:account:${email}:ip:${actor.ip}`,
+            max: L.perAccountAndAddress,
+            windowMinutes: L.windowMinutes,
+          },
+          {
+            bucket: unknownBrowsersBucket(email),
+            max: L.perAccountFromUnknown,
+            windowMinutes: L.unknownWindowMinutes,
+          },
+        ],
+  );
+  if (!failures) throw tooMany;
+  // Unknown email and wrong password answer alike, in the same time; the hits taken stay counted.
   if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
-    await recordHit(db, [buckets[1]]);
     throw new Invalid({ email: [AUTH_MESSAGES.credentialsRejected] });
   }
+  await giveBack(db, failures);
 
   const loginId = randomSecret(24);
   const code = randomCode();
@@ -92,60 +128,80 @@ export async function startSignIn(db: Database, actor: Actor, input: LoginInput)
   return { loginId, email, code };
 }
 
-/** The code step: a token for the account, once (answered with the signed-in user's id and token). */
-export async function confirmSignIn(db: Database, actor: Actor, input: ConfirmInput, ttlMinutes: number) {
-  // Failed confirmations only (an unknown login id, a wrong code) count against the address: a board
-  // office or a school behind one address signs many people in each morning, and must not be held back
-  // by its own successes.
-  const bucket = `confirm:ip:${actor.ip}`;
-  if (await isLimited(db, [{ bucket, max: CONFIRM_LIMIT_PER_ADDRESS, windowMinutes: 15 }])) {
-    throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
-  }
+/**
+ * The code step: a token for the account, once (answered with the signed-in user's id and token, and
+ * the known-browser cookie to set). Failed confirmations only (an unknown login id, a wrong code) count
+ * against the address: a board office or a school behind one address signs many people in each
+ * morning, and must not be held back by its own successes.
+ */
+export async function confirmSignIn(
+  db: Database,
+  actor: Actor,
+  input: ConfirmInput,
+  ttlMinutes: number,
+  browserCookie?: string,
+) {
+  const failure = await takeHit(db, [
+    { bucket: `confirm:ip:${actor.ip}`, max: CONFIRM_LIMIT_PER_ADDRESS, windowMinutes: 15 },
+  ]);
+  if (!failure) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
 
-  const challenge = await openChallenge(db, input.login_id);
-  if (!challenge) {
-    await recordHit(db, [bucket]);
-    throw new Refused(410, AUTH_MESSAGES.loginExpired);
-  }
+  // A try is taken in the statement that checks the code is open and has tries left, so at most
+  // MAX_WRONG_CODES guesses are ever compared, however many arrive at once.
+  const [tried] = await db
+    .update(signInChallenges)
+    .set({ wrongTries: sql`${signInChallenges.wrongTries} + 1` })
+    .where(
+      and(
+        eq(signInChallenges.loginIdHash, sha256(input.login_id)),
+        isOpen(),
+        lt(signInChallenges.wrongTries, MAX_WRONG_CODES),
+      ),
+    )
+    .returning({
+      id: signInChallenges.id,
+      userId: signInChallenges.userId,
+      codeHash: signInChallenges.codeHash,
+      tries: signInChallenges.wrongTries,
+    });
+  if (!tried) throw new Refused(410, AUTH_MESSAGES.loginExpired);
 
-  if (!sameHash(challenge.codeHash, codeHash(input.login_id, input.code))) {
-    await recordHit(db, [bucket]);
-    const [after] = await db
+  if (!sameHash(tried.codeHash, codeHash(input.login_id, input.code))) {
+    if (tried.tries < MAX_WRONG_CODES) throw new Invalid({ code: [AUTH_MESSAGES.codeRejected] });
+    await db
       .update(signInChallenges)
-      .set({
-        wrongTries: sql`${signInChallenges.wrongTries} + 1`,
-        voidedAt: sql`case when ${signInChallenges.wrongTries} + 1 >= ${MAX_WRONG_CODES} then now() end`,
-      })
-      .where(eq(signInChallenges.id, challenge.id))
-      .returning({ voidedAt: signInChallenges.voidedAt });
-    if (after?.voidedAt) throw new Refused(410, AUTH_MESSAGES.codeVoided);
-    throw new Invalid({ code: [AUTH_MESSAGES.codeRejected] });
+      .set({ voidedAt: sql`now()` })
+      .where(and(eq(signInChallenges.id, tried.id), isNull(signInChallenges.voidedAt)));
+    throw new Refused(410, AUTH_MESSAGES.codeVoided);
   }
 
-  // Single use, even when two requests race: only the one that marks it used goes on.
+  // Spent in the statement that checks it is still open: a code voided or used meanwhile (a newer
+  // sign-in, a reset, a racing request) is not.
   const claimed = await db
     .update(signInChallenges)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(signInChallenges.id, challenge.id), isNull(signInChallenges.usedAt)))
+    .where(and(eq(signInChallenges.id, tried.id), isOpen()))
     .returning({ id: signInChallenges.id });
   if (claimed.length === 0) throw new Refused(410, AUTH_MESSAGES.loginExpired);
+  await giveBack(db, failure);
 
-  const { token, tokenId } = await issueToken(db, challenge.userId, ttlMinutes);
-  await audit(db, { ...actor, userId: challenge.userId }, { action: 'auth.signed_in', entityId: tokenId });
-  return { userId: challenge.userId, token };
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, tried.userId));
+  // A completed sign-in ends the run of wrong passwords from unknown browsers.
+  await clearBucket(db, unknownBrowsersBucket(user.email));
+  const browser = await rememberBrowser(db, tried.userId, browserCookie);
+  const { token, tokenId } = await issueToken(db, tried.userId, ttlMinutes);
+  await audit(db, { ...actor, userId: tried.userId }, { action: 'auth.signed_in', entityId: tokenId });
+  return { userId: tried.userId, token, browser };
 }
 
-/** A new code for a sign-in still open, at most MAX_SENDS times and not sooner than a minute apart. */
+/**
+ * A new code for a sign-in still open, at most MAX_SENDS times and not sooner than a minute apart:
+ * both checked in the statement that sends, so a burst of resends mails one code.
+ */
 export async function resendCode(db: Database, input: ResendInput) {
-  const challenge = await openChallenge(db, input.login_id);
-  if (!challenge) throw new Refused(410, AUTH_MESSAGES.loginExpired);
-  if (Date.now() - challenge.lastSentAt.getTime() < RESEND_AFTER_SECONDS * 1000) {
-    throw new Refused(429, AUTH_MESSAGES.resendTooSoon);
-  }
-  if (challenge.sends >= MAX_SENDS) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
-
   const code = randomCode();
-  await db
+  const loginIdHash = sha256(input.login_id);
+  const [sent] = await db
     .update(signInChallenges)
     .set({
       codeHash: codeHash(input.login_id, code),
@@ -154,8 +210,26 @@ export async function resendCode(db: Database, input: ResendInput) {
       lastSentAt: sql`now()`,
       expiresAt: sql`now() + make_interval(mins => ${CODE_TTL_MINUTES})`,
     })
-    .where(eq(signInChallenges.id, challenge.id));
-  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, challenge.userId));
+    .where(
+      and(
+        eq(signInChallenges.loginIdHash, loginIdHash),
+        isOpen(),
+        lt(signInChallenges.sends, MAX_SENDS),
+        lt(signInChallenges.lastSentAt, sql`now() - make_interval(secs => ${RESEND_AFTER_SECONDS})`),
+      ),
+    )
+    .returning({ userId: signInChallenges.userId });
+  if (!sent) {
+    // Refused: say why, from the row as it is now.
+    const [challenge] = await db
+      .select({ sends: signInChallenges.sends })
+      .from(signInChallenges)
+      .where(and(eq(signInChallenges.loginIdHash, loginIdHash), isOpen()));
+    if (!challenge) throw new Refused(410, AUTH_MESSAGES.loginExpired);
+    if (challenge.sends >= MAX_SENDS) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
+    throw new Refused(429, AUTH_MESSAGES.resendTooSoon);
+  }
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, sent.userId));
   return { email: user.email, code };
 }
 

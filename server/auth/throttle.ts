@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { throttleHits } from '../db/schema';
 
@@ -12,34 +12,17 @@ export interface Limit {
   windowMinutes: number;
 }
 
-export async function isLimited(db: Database, limits: Limit[]): Promise<boolean> {
-  for (const limit of limits) {
-    const [row] = await db
-      .select({ hits: count() })
-      .from(throttleHits)
-      .where(
-        and(
-          eq(throttleHits.bucket, limit.bucket),
-          gt(throttleHits.at, sql`now() - make_interval(mins => ${limit.windowMinutes})`),
-        ),
-      );
-    if (row.hits >= limit.max) return true;
-  }
-  return false;
-}
-
-export async function recordHit(db: Database, buckets: string[]): Promise<void> {
-  if (buckets.length === 0) return;
-  await db.insert(throttleHits).values(buckets.map((bucket) => ({ bucket })));
-}
-
 /** Old hits count for nothing; dropped now and then so the table stays small. */
 export async function pruneHits(db: Database): Promise<void> {
   await db.delete(throttleHits).where(lt(throttleHits.at, sql`now() - interval '1 day'`));
 }
 
+/** The hits one call took, to give back when what they counted turns out not to count (a success). */
+export type TakenHits = number[];
+
 /**
- * Takes one try from every limit's bucket, or none when any of them is spent; true when taken. The
+ * Takes one try from every limit's bucket, or none when any of them is spent; answers the hits taken,
+ * or null when refused. The
  * check and the record are one statement, and the transaction first takes an advisory lock on each
  * bucket (in one order, so two callers never wait on each other in a circle): a statement sees only
  * what was committed when it began, so without the lock a burst of parallel requests could all count
@@ -47,8 +30,8 @@ export async function pruneHits(db: Database): Promise<void> {
  * and the locks are held to the end of the caller's transaction. Counting happens before anything
  * else is looked up, so a limit answers the same whether or not the account exists.
  */
-export async function takeHit(db: Database, limits: Limit[]): Promise<boolean> {
-  if (limits.length === 0) return true;
+export async function takeHit(db: Database, limits: Limit[]): Promise<TakenHits | null> {
+  if (limits.length === 0) return [];
   const buckets = [...new Set(limits.map((limit) => limit.bucket))].sort();
   const bucketArray = sql`array[${sql.join(
     buckets.map((bucket) => sql`${bucket}`),
@@ -66,8 +49,22 @@ export async function takeHit(db: Database, limits: Limit[]): Promise<boolean> {
       sql` or `,
     );
     const { rows } = (await tx.execute(
-      sql`insert into ${throttleHits} (bucket) select b from unnest(${bucketArray}) as b where not (${spent}) returning bucket`,
-    )) as unknown as { rows: unknown[] };
-    return rows.length > 0;
+      sql`insert into ${throttleHits} (bucket) select b from unnest(${bucketArray}) as b where not (${spent}) returning id`,
+    )) as unknown as { rows: { id: number | string }[] };
+    return rows.length > 0 ? rows.map((row) => Number(row.id)) : null;
   });
+}
+
+/**
+ * Gives taken hits back. A limit that counts failures only (wrong passwords, wrong codes) takes its hit
+ * before the check, so that a burst cannot all be checked before any is counted, and gives it back when
+ * the attempt succeeds.
+ */
+export async function giveBack(db: Database, hits: TakenHits): Promise<void> {
+  if (hits.length) await db.delete(throttleHits).where(inArray(throttleHits.id, hits));
+}
+
+/** Empties a bucket: a success that ends a run of failures (NIST's "consecutive" failed attempts). */
+export async function clearBucket(db: Database, bucket: string): Promise<void> {
+  await db.delete(throttleHits).where(eq(throttleHits.bucket, bucket));
 }

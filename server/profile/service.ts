@@ -5,7 +5,7 @@ import type { adminProfileValidator, changePasswordValidator } from '../../contr
 import { voidOpenChallenges } from '../auth/challenges';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import { hashPassword, verifyPassword } from '../auth/secrets';
-import { isLimited, recordHit } from '../auth/throttle';
+import { giveBack, takeHit } from '../auth/throttle';
 import type { Database } from '../db/client';
 import { duplicateAs } from '../db/errors';
 import { accessTokens, files, users } from '../db/schema';
@@ -30,7 +30,7 @@ export const PHOTO_RULE: UploadRule = {
 const PHOTO_FOLDER = 'profile-photos';
 
 /** Wrong current passwords a user may give before being made to wait (guessing from a stolen session). */
-const WRONG_PASSWORD_LIMIT = { max: 10, windowMinutes: 15 };
+export const WRONG_PASSWORD_LIMIT = { max: 10, windowMinutes: 15 };
 
 type UserRow = typeof users.$inferSelect;
 
@@ -58,6 +58,12 @@ export async function updateProfile(
 ): Promise<void> {
   const userId = userOf(actor);
   const email = normaliseEmail(input.email);
+  if (actor.impersonatorId !== null) {
+    // Sign-in codes and reset codes go to this address: as with the password, whoever signs in as
+    // someone must not be able to take the account over.
+    const [own] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    if (own && own.email !== email) throw new Refused(403, PROFILE_MESSAGES.emailNotWhileImpersonating);
+  }
   const [holder] = await db
     .select({ id: users.id })
     .from(users)
@@ -131,20 +137,19 @@ export async function changePassword(
 ): Promise<void> {
   if (session.impersonated) throw new Refused(403, PASSWORD_MESSAGES.notWhileImpersonating);
   const userId = userOf(actor);
-  const bucket = `password:user:${userId}`;
-  if (await isLimited(db, [{ bucket, ...WRONG_PASSWORD_LIMIT }])) {
-    throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
-  }
+  // Taken before the check (so a burst cannot all be checked first), given back when it was right.
+  const failure = await takeHit(db, [{ bucket: `password:user:${userId}`, ...WRONG_PASSWORD_LIMIT }]);
+  if (!failure) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
   const [user] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, userId));
   if (!user) throw new Unauthenticated();
   if (!(await verifyPassword(user.passwordHash, input.current_password))) {
-    await recordHit(db, [bucket]);
     // Word for word from the spec, and a string, not field messages (spec section 8).
     throw new Invalid(PASSWORD_MESSAGES.oldIncorrect);
   }
+  await giveBack(db, failure);
 
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {

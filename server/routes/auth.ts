@@ -1,6 +1,8 @@
+import { getCookie, setCookie } from 'hono/cookie';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { confirmCodeValidator, loginValidator, resendCodeValidator } from '../../contract/auth.validators';
 import { CONFIRM_CODE_PATH } from '../../contract/navigation';
+import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_DAYS, KNOWN_BROWSER_PATH } from '../auth/knownBrowsers';
 import { CODE_TTL_MINUTES, confirmSignIn, resendCode, signOut, startSignIn } from '../auth/service';
 import { Refused } from '../errors';
 import { actorOf, callerOf, dbOf, transact, type AppContext } from '../http/context';
@@ -29,19 +31,33 @@ async function mailCode(c: AppContext, email: string, code: string) {
 /** Signing in and out (server/auth/service.ts). */
 export const authRoutes: Route[] = [
   post('/api/auth/login', PUBLIC, json(loginValidator), async (c) => {
-    const started = await startSignIn(dbOf(c), actorOf(c), c.req.valid('json'));
+    const started = await startSignIn(
+      dbOf(c),
+      actorOf(c),
+      c.req.valid('json'),
+      getCookie(c, KNOWN_BROWSER_COOKIE),
+    );
     await mailCode(c, started.email, started.code);
     return ok(c, { login_id: started.loginId, email: started.email }, AUTH_MESSAGES.codeSent);
   }),
 
   post('/api/auth/confirm-code', PUBLIC, json(confirmCodeValidator), async (c) => {
     const { config } = c.get('deps');
-    const { userId, token } = await confirmSignIn(
+    const { userId, token, browser } = await confirmSignIn(
       dbOf(c),
       actorOf(c),
       c.req.valid('json'),
       config.tokenTtlMinutes,
+      getCookie(c, KNOWN_BROWSER_COOKIE),
     );
+    // HttpOnly and sent only to the sign-in routes: no script reads it, no other request carries it.
+    setCookie(c, KNOWN_BROWSER_COOKIE, browser, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: KNOWN_BROWSER_PATH,
+      secure: config.publicUrl.startsWith('https:'),
+      maxAge: KNOWN_BROWSER_DAYS * 24 * 60 * 60,
+    });
     const user = await findUserView(dbOf(c), userId);
     if (!user) throw new Refused(410, AUTH_MESSAGES.loginExpired);
     return ok(c, { user, access_token: token });

@@ -89,12 +89,21 @@ export async function checkResetCode(db: Database, userId: number, code: string)
   return { status: 'rejected' };
 }
 
-/** Marks the reset used; false when another request used it first (single use, even in a race). */
+/**
+ * Marks the reset used; false when another request used it first or it was expired meanwhile (a newer
+ * code, a deactivation): both checked in the statement that marks it, so single use holds in a race.
+ */
 export async function claimReset(db: Database, resetId: number): Promise<boolean> {
   const claimed = await db
     .update(passwordResets)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(passwordResets.id, resetId), isNull(passwordResets.usedAt)))
+    .where(
+      and(
+        eq(passwordResets.id, resetId),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, sql`now()`),
+      ),
+    )
     .returning({ id: passwordResets.id });
   return claimed.length > 0;
 }

@@ -318,7 +318,7 @@ describe('resending the code', () => {
 
 describe('rate limits', () => {
   it('signs one account in as often as it is asked: only wrong passwords count against it', async () => {
-    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccount + 2; attempt++) {
+    for (let attempt = 1; attempt <= LOGIN_LIMITS.perAccountAndAddress + 2; attempt++) {
       const response = await t.request('POST', '/api/auth/login', {
         json: { email: SCHOOL1, password: DEMO_PASSWORD },
       });
@@ -326,7 +326,7 @@ describe('rate limits', () => {
     }
   });
 
-  it('allows 10 wrong passwords for one account in 15 minutes, then answers 429', async () => {
+  it('allows 10 wrong passwords for one account from one address in 15 minutes, then answers 429 there', async () => {
     for (let attempt = 1; attempt <= 10; attempt++) {
       const response = await t.request('POST', '/api/auth/login', {
         json: { email: SCHOOL2, password: 'wrong-password' },

@@ -83,6 +83,25 @@ export const signInChallenges = pgTable(
   ],
 );
 
+/**
+ * A browser that completed a sign-in to this account (OWASP's device cookie): it holds `id.secret` in
+ * an HttpOnly cookie, and only the secret's SHA-256 is kept here. A known browser is not held back by
+ * the account-wide limit on wrong passwords from unknown browsers (server/auth/service.ts).
+ */
+export const knownBrowsers = pgTable(
+  'known_browsers',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('known_browsers_user_idx').on(t.userId)],
+);
+
 /** Attempts counted for rate limits (per account and per address), kept in the database so every
  * API process behind a load balancer sees the same counts. */
 export const throttleHits = pgTable(

@@ -1,5 +1,13 @@
 import { auditLog } from './audit';
-import { accessTokens, impersonations, passwordResets, signInChallenges, throttleHits, users } from './auth';
+import {
+  accessTokens,
+  impersonations,
+  knownBrowsers,
+  passwordResets,
+  signInChallenges,
+  throttleHits,
+  users,
+} from './auth';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
 import { files } from './files';
@@ -38,4 +46,5 @@ export const schema = {
   examOffences,
   resits,
   passwordResets,
+  knownBrowsers,
 };

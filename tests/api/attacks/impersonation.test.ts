@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPERSONATION_MESSAGES } from '../../../contract/impersonation';
-import { PASSWORD_MESSAGES } from '../../../contract/profile';
+import { PASSWORD_MESSAGES, PROFILE_MESSAGES } from '../../../contract/profile';
 import { issueToken } from '../../../server/auth/tokens';
 import { auditLog, users } from '../../../server/db/schema';
 import { DEMO_PASSWORD } from '../../../server/db/seed';
@@ -62,6 +62,37 @@ describe('impersonation', () => {
     });
     const [after] = await db().select().from(users).where(eq(users.id, ids.school1));
     expect(after.passwordHash).toBe(before.passwordHash);
+  });
+
+  it("an impersonated session cannot change the email address, where the account's codes go (403)", async () => {
+    const impersonated = await token(ids.school1, ids.admin);
+    const response = await t.request(
+      'POST',
+      '/api/training-school-admin/update-user-training-school-profile',
+      {
+        token: impersonated,
+        json: { name: 'Babatunde Adeyemi', email: 'taken-over@example.org' },
+      },
+    );
+    expect(response).toMatchObject({
+      status: 403,
+      body: { success: false, message: PROFILE_MESSAGES.emailNotWhileImpersonating },
+    });
+    const [after] = await db().select().from(users).where(eq(users.id, ids.school1));
+    expect(after.email).toBe('school1@example.org');
+    // The school admin themself still can (and back again).
+    const own = await token(ids.school1);
+    for (const email of ['school1.new@example.org', 'school1@example.org']) {
+      const changed = await t.request(
+        'POST',
+        '/api/training-school-admin/update-user-training-school-profile',
+        {
+          token: own,
+          json: { name: 'Babatunde Adeyemi', email },
+        },
+      );
+      expect(changed.status).toBe(200);
+    }
   });
 
   it("what an impersonated session changes is audited as the school admin's, with the admin as impersonator", async () => {
