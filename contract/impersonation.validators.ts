@@ -1,9 +1,10 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import { ID_RULES, idField } from './input';
 import { IMPERSONATION_MESSAGES, REASON_MAX_LENGTH, REASON_MIN_LENGTH } from './impersonation';
 
 /** Starting and ending an impersonation; the server runs these on every call. */
 const startSchema = vine.object({
-  user_id: vine.number().withoutDecimals().positive(),
+  user_id: idField(),
   reason: vine.string().trim().minLength(REASON_MIN_LENGTH).maxLength(REASON_MAX_LENGTH),
 });
 
@@ -12,10 +13,7 @@ const switchBackSchema = vine.object({
 });
 
 const messages = {
-  'user_id.required': IMPERSONATION_MESSAGES.notSchoolAdmin,
-  'user_id.number': IMPERSONATION_MESSAGES.notSchoolAdmin,
-  'user_id.withoutDecimals': IMPERSONATION_MESSAGES.notSchoolAdmin,
-  'user_id.positive': IMPERSONATION_MESSAGES.notSchoolAdmin,
+  ...Object.fromEntries(ID_RULES.map((rule) => [`user_id.${rule}`, IMPERSONATION_MESSAGES.notSchoolAdmin])),
   'reason.required': IMPERSONATION_MESSAGES.reasonRequired,
   'reason.string': IMPERSONATION_MESSAGES.reasonRequired,
   'reason.minLength': IMPERSONATION_MESSAGES.reasonRequired,

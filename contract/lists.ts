@@ -66,8 +66,6 @@ export const LIST_MESSAGES = {
   sortUnknown: 'Choose a column to sort by',
   directionUnknown: 'Choose ascending or descending',
   formatUnknown: 'Choose json or csv',
-  /** A NUL or a lone surrogate: nothing a person types, and nothing the database can compare. */
-  unreadable: 'This contains characters that cannot be searched for',
 } as const;
 
 /** The query parameters every list reads besides its search and filters. */

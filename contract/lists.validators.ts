@@ -1,12 +1,11 @@
 import vine from '@vinejs/vine';
 import { formValidator } from './formValidator';
+import { MAX_ID } from './input';
 import { LIST_MESSAGES, type ListDefinition, type SortDirection } from './lists';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from './pagination';
 
 /** Far past any real list; keeps OFFSET a sane number whatever the query says. */
 export const MAX_PAGE = 100_000;
-/** The largest id a serial column holds: a cursor past it cannot name a row. */
-const MAX_ID = 2_147_483_647;
 
 /** A list's query as the server reads it (lists.validators.ts), with every default filled in. */
 export interface ListQuery {
@@ -28,9 +27,6 @@ const whole = (raw: string | undefined, fallback: number, max: number) => {
   return raw && /^\d{1,10}$/.test(raw) && value >= 1 ? Math.min(value, max) : fallback;
 };
 
-/** Text a person could have typed: no NUL, no lone surrogate (PostgreSQL refuses both as text). */
-const READABLE = /^(?:[^\0\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
-
 /** A list's query validator (VineJS, so Standard Schema: the route's `query()` middleware runs it), and
  * what turns its valid parameters into the query the list runs. */
 export interface ListQueryValidator {
@@ -50,7 +46,7 @@ const built = new WeakMap<ListDefinition<unknown>, ListQueryValidator>();
 export function listQueryValidator(definition: ListDefinition<unknown>): ListQueryValidator {
   const known = built.get(definition);
   if (known) return known;
-  const text = (max: number) => vine.string().trim().maxLength(max).regex(READABLE).optional();
+  const text = (max: number) => vine.string().trim().maxLength(max).optional();
   const filterFields = Object.fromEntries(
     Object.entries(definition.filters).map(([name, spec]) => [
       name,
@@ -85,12 +81,10 @@ export function listQueryValidator(definition: ListDefinition<unknown>): ListQue
   if (definition.search) {
     messages['search.maxLength'] = definition.search.message;
     messages['search.string'] = definition.search.message;
-    messages['search.regex'] = LIST_MESSAGES.unreadable;
   }
   for (const [name, spec] of Object.entries(definition.filters)) {
     for (const rule of ['string', 'in', 'maxLength']) messages[`${name}.${rule}`] = spec.message;
-    messages[`${name}.regex`] =
-      spec.kind === 'text' && spec.pattern ? spec.message : LIST_MESSAGES.unreadable;
+    if (spec.kind === 'text' && spec.pattern) messages[`${name}.regex`] = spec.message;
   }
   const validator = formValidator(schema, messages);
 

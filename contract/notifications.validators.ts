@@ -1,4 +1,5 @@
 import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import { ID_RULES, idField } from './input';
 import { MESSAGE_LIMITS, NOTIFICATION_MESSAGES } from './notifications';
 
 /** A school admin's message to the board, and marking notifications read; run by the server too. */
@@ -9,8 +10,8 @@ const messageBoardSchema = vine.object({
 
 /** `{ id }` for one, `{ all: true }` for every unread one; the handler refuses neither. */
 const markReadSchema = vine.object({
-  id: vine.number().withoutDecimals().positive().optional(),
-  all: vine.boolean().optional(),
+  id: idField().optional(),
+  all: vine.boolean({ strict: true }).optional(),
 });
 
 const messages = {
@@ -22,9 +23,7 @@ const messages = {
   'message.string': NOTIFICATION_MESSAGES.bodyRequired,
   'message.minLength': NOTIFICATION_MESSAGES.bodyRequired,
   'message.maxLength': NOTIFICATION_MESSAGES.tooLong,
-  'id.number': NOTIFICATION_MESSAGES.markWhich,
-  'id.withoutDecimals': NOTIFICATION_MESSAGES.markWhich,
-  'id.positive': NOTIFICATION_MESSAGES.markWhich,
+  ...Object.fromEntries(ID_RULES.map((rule) => [`id.${rule}`, NOTIFICATION_MESSAGES.markWhich])),
   'all.boolean': NOTIFICATION_MESSAGES.markWhich,
 };
 

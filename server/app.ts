@@ -1,4 +1,4 @@
-import { Hono, type ErrorHandler, type Handler } from 'hono';
+import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
@@ -9,10 +9,12 @@ import { DomainError } from './errors';
 import { describeError, type Logger } from './http/log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
+import type { Route } from './http/route';
+import { takesFiles } from './http/validate';
 import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
 
-/** JSON bodies are small; multipart bodies carry at most a handful of 2,000,000-byte uploads. */
+/** JSON bodies are small; multipart bodies (routes that take files only) carry a handful of 2,000,000-byte uploads. */
 export const JSON_BODY_LIMIT = 256 * 1024;
 export const MULTIPART_BODY_LIMIT = 24 * 1024 * 1024;
 
@@ -35,8 +37,30 @@ const jsonLength = createMiddleware<AppEnv>(async (c, next) => {
 export function apiRoutes() {
   const api = new Hono<AppEnv>();
   for (const { method, path, handlers } of API_ROUTES)
-    api.on(method, path, ...(handlers as [Handler<AppEnv>]));
+    api.on(method, path, bodyLimitOf(handlers), ...(handlers as [Handler<AppEnv>]));
   return api;
+}
+
+const tooLarge = bodyLimit({
+  maxSize: JSON_BODY_LIMIT,
+  onError: (c) => refuse(c, 413, 'The request is too large.'),
+});
+const tooLargeUpload = bodyLimit({
+  maxSize: MULTIPART_BODY_LIMIT,
+  onError: (c) => refuse(c, 413, 'The request is too large.'),
+});
+
+/**
+ * A route's body limit, by what the route takes, never by what the request's Content-Type claims: a
+ * route that takes files (its form says so) allows a multipart body of a few uploads; every other
+ * route reads JSON only, within JSON_BODY_LIMIT.
+ */
+function bodyLimitOf(handlers: Route['handlers']): MiddlewareHandler<AppEnv> {
+  if (!takesFiles(handlers)) return tooLarge;
+  return (c, next) =>
+    (c.req.header('content-type') ?? '').startsWith('multipart/form-data')
+      ? tooLargeUpload(c, next)
+      : tooLarge(c, next);
 }
 
 /** The sentence of every 500: it says nothing of what failed (the log line does, without secrets). */
@@ -82,13 +106,6 @@ export function createApp(deps: Deps) {
       overwrite: false,
     }),
   );
-  app.use('/api/*', async (c, next) => {
-    const multipart = (c.req.header('content-type') ?? '').startsWith('multipart/form-data');
-    return bodyLimit({
-      maxSize: multipart ? MULTIPART_BODY_LIMIT : JSON_BODY_LIMIT,
-      onError: (c) => refuse(c, 413, 'The request is too large.'),
-    })(c, next);
-  });
   app.use('/api/*', authorise);
   app.route('/', apiRoutes());
   app.onError(answerError(deps.log));

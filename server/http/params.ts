@@ -1,8 +1,9 @@
 import { NotFound } from '../errors';
 import type { AppContext } from './context';
 
-/** The largest id a serial column holds. */
-export const MAX_ID = 2_147_483_647;
+import { MAX_ID } from '../../contract/input';
+
+export { MAX_ID };
 
 /** A route's numeric id (`/:id`), or null for anything that cannot be one. */
 export function idParam(c: AppContext, name = 'id'): number | null {

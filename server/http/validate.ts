@@ -3,6 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
 import type { FieldMessages } from '../../contract/envelope';
+import { INPUT_MESSAGES, isReadable, MAX_INPUT_DEPTH } from '../../contract/input';
 import { Invalid } from '../errors';
 import { checkUpload, type Upload, type UploadRule } from '../storage/uploads';
 import type { AppContext, AppEnv } from './context';
@@ -62,6 +63,30 @@ const asObject = (value: unknown): Record<string, unknown> =>
     ? { ...(value as Record<string, unknown>) }
     : {};
 
+/**
+ * What no field of any form may hold, checked here once for every body and query before the form's own
+ * rules: text with a NUL or an unpaired surrogate (nothing a person types, and nothing PostgreSQL
+ * stores as text), in a value or a name, at any depth; and nesting past MAX_INPUT_DEPTH. Walked with a
+ * stack of its own, so no input is deep enough to overflow ours. Files are not text and are skipped.
+ */
+export function hostileInput(input: Record<string, unknown>): FieldMessages | null {
+  const stack: [value: unknown, field: string, depth: number][] = [[input, '', 0]];
+  while (stack.length) {
+    const [value, field, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!isReadable(value)) return { [field]: [INPUT_MESSAGES.unreadable] };
+    } else if (value && typeof value === 'object' && !(value instanceof Blob)) {
+      if (depth >= MAX_INPUT_DEPTH) return { [field]: [INPUT_MESSAGES.tooDeep] };
+      for (const [name, child] of Object.entries(value)) {
+        // A name no one could type is named by where it sits.
+        if (!isReadable(name)) return { [field || '_']: [INPUT_MESSAGES.unreadable] };
+        stack.push([child, field ? `${field}.${name}` : name, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
 type Target = 'json' | 'form' | 'query';
 
 /** The middleware's type: what `c.req.valid(target)` answers in the handler after it. */
@@ -83,10 +108,17 @@ const isJson = (c: AppContext) => jsonType.test((c.req.header('content-type') ??
  * own field messages, a 422, never a 400 or a 500. A form may also come as JSON (without files), as
  * the profile's forms may.
  */
-function validated<T extends Target, Output>(target: T, check: Check<Output>): Valid<T, Output> {
+function validated<T extends Target, Output>(
+  target: T,
+  check: Check<Output>,
+  { files = false }: { files?: boolean } = {},
+): Valid<T, Output> {
   const store = (c: AppContext, value: Output) => c.req.addValidatedData(target, value as object);
   const run = async (value: unknown, c: AppContext) => {
-    const output = await check(asObject(value), c);
+    const input = asObject(value);
+    const hostile = hostileInput(input);
+    if (hostile) throw new Invalid(hostile);
+    const output = await check(input, c);
     store(c, output);
     return output;
   };
@@ -94,9 +126,11 @@ function validated<T extends Target, Output>(target: T, check: Check<Output>): V
   const read = validator(target, run) as unknown as MiddlewareHandler<AppEnv>;
   const readJson =
     target === 'form' ? (validator('json', run) as unknown as MiddlewareHandler<AppEnv>) : read;
-  return createMiddleware<AppEnv>(async (c, next) => {
+  const middleware = createMiddleware<AppEnv>(async (c, next) => {
     let checked = false;
-    const reader = isJson(c) ? readJson : read;
+    // Only a form that takes files reads multipart (or urlencoded) bodies; any other reads JSON,
+    // whatever the Content-Type claims.
+    const reader = isJson(c) || !files ? readJson : read;
     try {
       return await reader(c, async () => {
         checked = true;
@@ -107,8 +141,18 @@ function validated<T extends Target, Output>(target: T, check: Check<Output>): V
       store(c, await check({}, c));
       await next();
     }
-  }) as Valid<T, Output>;
+  });
+  return Object.assign(middleware, { [TAKES_FILES]: files }) as Valid<T, Output>;
 }
+
+const TAKES_FILES = Symbol('takes files');
+
+/**
+ * Whether a route's handlers read a form with files: only such a route reads multipart bodies, and
+ * only it gets the larger body limit (server/app.ts).
+ */
+export const takesFiles = (handlers: readonly unknown[]): boolean =>
+  handlers.some((handler) => (handler as { [TAKES_FILES]?: boolean })[TAKES_FILES] === true);
 
 const asCheck =
   <Output>(schema: StandardValidator<Output>): Check<Output> =>
@@ -131,26 +175,34 @@ export function form<Output, F extends string = never>(
   schema: StandardValidator<Output>,
   uploads: Record<F, UploadRule> = {} as Record<F, UploadRule>,
 ) {
-  return validated('form', async (body) => {
-    const checks: Promise<[F, Upload | string]>[] = [];
-    for (const name of Object.keys(uploads) as F[]) {
-      const value = body[name];
-      delete body[name];
-      if (value instanceof File && value.size > 0) {
-        checks.push(checkUpload(value, uploads[name]).then((outcome) => [name, outcome]));
+  const takes = Object.keys(uploads).length > 0;
+  return validated(
+    'form',
+    async (body) => {
+      const checks: Promise<[F, Upload | string]>[] = [];
+      for (const name of Object.keys(uploads) as F[]) {
+        const value = body[name];
+        delete body[name];
+        if (value instanceof File && value.size > 0) {
+          checks.push(checkUpload(value, uploads[name]).then((outcome) => [name, outcome]));
+        }
       }
-    }
-    const [result, checked] = await Promise.all([runValidator(schema, body), Promise.all(checks)]);
-    const fields: FieldMessages = { ...result.fields };
-    const files: Partial<Record<F, Upload>> = {};
-    for (const [name, outcome] of checked) {
-      if (typeof outcome === 'string') fields[name] = [outcome];
-      else files[name] = outcome;
-    }
-    if (result.fields || Object.keys(fields).length) throw new Invalid(fields);
-    return { input: result.value as Output, files };
-  });
+      const [result, checked] = await Promise.all([runValidator(schema, body), Promise.all(checks)]);
+      const fields: FieldMessages = { ...result.fields };
+      const files: Partial<Record<F, Upload>> = {};
+      for (const [name, outcome] of checked) {
+        if (typeof outcome === 'string') fields[name] = [outcome];
+        else files[name] = outcome;
+      }
+      if (result.fields || Object.keys(fields).length) throw new Invalid(fields);
+      return { input: result.value as Output, files };
+    },
+    { files: takes },
+  );
 }
 
-/** A form whose whole check is the caller's (it reads the database too); it throws Invalid itself. */
-export const checkedForm = <Output>(check: Check<Output>) => validated('form', check);
+/**
+ * A form with files whose whole check is the caller's (it reads the database too, as the candidate
+ * form does); it throws Invalid itself.
+ */
+export const checkedForm = <Output>(check: Check<Output>) => validated('form', check, { files: true });

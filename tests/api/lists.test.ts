@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
+import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS, type CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, LIST_MESSAGES, LISTS, REGISTERED_LISTS, SCHOOLS_LIST } from '../../contract/lists';
@@ -148,7 +149,7 @@ describe('search, filters and sort', () => {
   it('refuses a search holding a NUL with 422, never a 500', async () => {
     const response = await get(`${CANDIDATE_PATHS.adminCandidates}?search=a%00b`);
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ success: false, message: { search: [LIST_MESSAGES.unreadable] } });
+    expect(response.body).toEqual({ success: false, message: { search: [INPUT_MESSAGES.unreadable] } });
   });
 
   it('answers a search that is not UTF-8 (a lone surrogate) with no rows, never a 500', async () => {
