@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
@@ -397,7 +398,8 @@ describe("'Forgot your password?' (POST /api/auth/forgot-password)", () => {
     ['', RESET_MESSAGES.emailRequired],
     ['not-an-email', RESET_MESSAGES.emailInvalid],
     [42, RESET_MESSAGES.emailInvalid],
-    ['a\u0000b@example.org', RESET_MESSAGES.emailInvalid],
+    // Refused for every field before any form's rules (contract/input.ts).
+    ['a\u0000b@example.org', INPUT_MESSAGES.unreadable],
     [`${'a'.repeat(300)}@example.org`, RESET_MESSAGES.emailInvalid],
   ])('refuses %j beside the field (422), and counts no try', async (email, message) => {
     const response = await forgot(email);
