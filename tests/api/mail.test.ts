@@ -1,43 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { startTestPortal, type TestPortal } from './portal';
+import { startSmtpServer, type ReceivedMail } from './smtp';
 
 /** With SMTP_URL set, the sign-in code travels over real SMTP (a local SMTP server on loopback). */
-const received: { to: string[]; message: string }[] = [];
-let smtp: SMTPServer;
-let smtpPort = 0;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let received: ReceivedMail[];
 let t: TestPortal;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          message: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  smtpPort = (smtp.server.address() as { port: number }).port;
-  t = await startTestPortal({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: 'Board <board@example.org>',
-  });
+  smtp = await startSmtpServer();
+  received = smtp.received;
+  t = await startTestPortal({ SMTP_URL: smtp.url, MAIL_FROM: 'Board <board@example.org>' });
 });
 
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 describe('mail through SMTP', () => {

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../../contract/schools';
 import { DEMO_PASSWORD } from '../../../server/db/seed';
 import { createPostgresDatabase } from '../portal';
+import { startSmtpServer } from '../smtp';
 
 /**
  * Issue 10: with a real mail server configured, nothing secret reaches the log. The portal runs as its
@@ -15,8 +15,7 @@ import { createPostgresDatabase } from '../portal';
  * HTTP, and every secret they involved is looked for in that log.
  */
 
-const mails: string[] = [];
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let portal: ChildProcess;
 let portalUrl = '';
 let log = '';
@@ -24,29 +23,14 @@ let dataDir = '';
 let dropDatabase: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  const smtpPort = (smtp.server.address() as { port: number }).port;
-
+  smtp = await startSmtpServer();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-logs-'));
   const env: Record<string, string> = {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     SEED_DEMO: '1',
   };
   delete env.QUIET;
@@ -74,7 +58,7 @@ afterAll(async () => {
     portal.kill('SIGTERM');
     await exited;
   }
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.close();
   await dropDatabase?.();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -90,8 +74,8 @@ async function post(route: string, json: unknown, token?: string) {
 
 /** The newest mail's code, read from its subject as the recipient would. */
 async function mailedCode(count: number, subject: RegExp): Promise<string> {
-  await expect.poll(() => mails.length, { timeout: 10_000 }).toBe(count);
-  const code = subject.exec(mails[count - 1])?.[1];
+  await expect.poll(() => smtp.received.length, { timeout: 10_000 }).toBe(count);
+  const code = subject.exec(smtp.received[count - 1].message)?.[1];
   expect(code).toMatch(/^\d{6}$/);
   return code!;
 }
