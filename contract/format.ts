@@ -18,8 +18,8 @@ export interface PersonName {
 /**
  * `Adaeze Chioma Okafor`: given names, then the surname, each as written. The portal's accounts have
  * one Full name field (spec section 2), which people fill in that order, so candidates read the same
- * way and a name has one shape on every page. No list is ordered by name, so surname-first would buy
- * no sorting.
+ * way and a name has one shape on every page. The lists that sort by name sort by the surname column,
+ * so the order does not depend on how the name is shown.
  */
 export function formatPersonName(person: PersonName): string {
   return [person.first_name, person.middle_name, person.last_name]

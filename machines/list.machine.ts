@@ -14,7 +14,7 @@ import { missingCallback, missingPromise } from './missing';
 import type { NotifyEmitted } from './notify';
 
 /**
- * The one machine of every paged list (contract/lists.ts defines the lists, src/pages/useList.tsx
+ * The one machine of every paged list (contract/lists.ts defines the lists, src/pages/pagedList.tsx (useList)
  * mounts them): the page, filters and order it shows, the rows, a failure with a retry, one action on
  * the rows at a time (mark as read, remove from the list) after which the page is fetched again and
  * the server's sentence is told, and the CSV export of the rows it filters. A list whose rows have

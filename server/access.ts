@@ -6,7 +6,8 @@ import { API_ROUTES } from './routes';
  * (server/routes/index.ts), where each route's path and roles are written once. A route that is not
  * here is refused (deny by default); tests/api/attacks/function-level-access.test.ts walks this table for every kind of caller
  * and checks that it names exactly the routes the app serves. School scoping (a school admin sees only
- * their own school's rows) is enforced by the services' queries and tested with them.
+ * their own school's rows) is enforced by the services' queries and, for lists and their CSV, by
+ * `sourceOf` in server/lists/route.ts; tests/api/attacks/tenant-isolation.test.ts shows it refused.
  */
 export interface AccessRule {
   method: Method;
