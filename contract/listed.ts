@@ -13,7 +13,7 @@ export const listedPaths = (base: string) => ({
 });
 export type ListedPaths = ReturnType<typeof listedPaths>;
 
-export const LISTED_LIMITS = { candidateIndexMax: 40, examMax: 120, searchMax: 100 } as const;
+export const LISTED_LIMITS = { candidateIndexMax: 40, searchMax: 100 } as const;
 
 export const LISTED_MESSAGES = {
   candidateIndexRequired: 'Enter the candidate index number',
@@ -35,6 +35,7 @@ export interface ListedRow {
   id: number;
   candidate_index: string;
   candidate: ListedCandidate;
-  exam: string;
+  /** The exam diet the row is about (contract/diets.ts). */
+  diet: { code: string; name: string };
   created_at: string;
 }

@@ -15,10 +15,11 @@ import {
   type CandidateRow,
 } from './candidates';
 import { COURSE_MESSAGES, COURSE_PATHS, COURSE_SEARCH_MAX, type CourseHeaderRow } from './courses';
+import { DIET_CODE_PATTERN, DIET_MESSAGES, DIET_PATHS, formatPaperDates, type DietRow } from './diets';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
 import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
-import { formatDate, formatDateTime, formatPersonName } from './format';
-import { OFFENDER_PATHS, type OffenderRow } from './offenders';
+import { formatDateTime, formatPersonName } from './format';
+import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
 import { RESIT_PATHS, type ResitRow } from './resits';
 import type { Role } from './roles';
 import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
@@ -96,6 +97,9 @@ const candidateFilters = {
   school: { kind: 'text', max: 100, message: R.tooLong },
   course_header: { kind: 'text', max: 100, message: R.tooLong },
   year: { kind: 'text', max: 4, pattern: /^\d{4}$/, message: R.yearInvalid },
+  // Registration is per diet: `reg_status` and the Registration column are for this diet's code
+  // (unless given, the diet current for registration).
+  diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
   reg_status: { kind: 'choice', values: REG_STATUSES, message: R.choose },
   verified: { kind: 'choice', values: ['true', 'false'], message: R.choose },
 } as const satisfies Record<string, FilterSpec>;
@@ -203,14 +207,10 @@ export const OFFENDERS_LIST = defineList<OffenderRow>()({
   defaultSort: 'recorded',
   columns: [
     ...listedColumns<OffenderRow>(),
-    { header: 'Exam', cell: (row) => row.exam },
+    { header: 'Diet', cell: (row) => row.diet.name },
     { header: 'Offence', cell: (row) => row.offence },
     { header: 'Sanction', cell: (row) => row.sanction },
-    { header: 'Sanction from', cell: (row) => formatDate(row.sanction_from) },
-    {
-      header: 'Sanction until',
-      cell: (row) => (row.sanction_until ? formatDate(row.sanction_until) : 'indefinitely'),
-    },
+    { header: 'Sanction runs', cell: (row) => sanctionTerm(row) },
     { header: 'In force', cell: (row) => (row.active ? 'yes' : 'no') },
     { header: 'Recorded at', cell: (row) => formatDateTime(row.created_at) },
   ],
@@ -227,7 +227,7 @@ const resitList = (path: string, role: Role) =>
     defaultSort: 'added',
     columns: [
       ...listedColumns<ResitRow>(),
-      { header: 'Exam', cell: (row) => row.exam },
+      { header: 'Diet', cell: (row) => row.diet.name },
       { header: 'Papers', cell: (row) => row.papers.join(', ') },
       { header: 'Added at', cell: (row) => formatDateTime(row.created_at) },
     ],
@@ -237,6 +237,31 @@ export const RESITS_LISTS = {
   admin: resitList(RESIT_PATHS.admin.list, 'admin'),
   school_admin: resitList(RESIT_PATHS.school_admin.list, 'school_admin'),
 } as const;
+
+/** The board's exam diets, newest paper dates first (a few a year: paged by number). */
+export const DIETS_LIST = defineList<DietRow>()({
+  name: 'diets',
+  path: DIET_PATHS.list,
+  roles: ['admin'],
+  search: { max: 100, message: DIET_MESSAGES.tooLong },
+  filters: {},
+  sorts: {
+    papers: { label: 'Paper dates', direction: 'desc' },
+    code: { label: 'Code', direction: 'asc' },
+  },
+  defaultSort: 'papers',
+  columns: [
+    { header: 'Code', cell: (row) => row.code },
+    { header: 'Name', cell: (row) => row.name },
+    { header: 'Papers', cell: (row) => formatPaperDates(row) },
+    { header: 'Registration opens', cell: (row) => formatDateTime(row.registration_opens_at) },
+    { header: 'Registration closes', cell: (row) => formatDateTime(row.registration_closes_at) },
+    { header: 'Current', cell: (row) => (row.current ? 'yes' : 'no') },
+    { header: 'Closed at', cell: (row) => (row.closed_at ? formatDateTime(row.closed_at) : null) },
+    { header: 'Registered', cell: (row) => row.registered },
+    { header: 'Extensions', cell: (row) => row.extensions },
+  ],
+});
 
 const notificationList = (name: string, path: string) =>
   defineList<BoardNotification>()({

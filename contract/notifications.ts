@@ -20,7 +20,22 @@ export const NOTIFICATION_PATHS = {
   markRead: '/api/admin/notifications/mark-read',
   /** A school admin's message to the board, the first source of notifications. */
   messageBoard: '/api/training-school-admin/message-board',
+  /** GET: what the board has told the caller's school (closing reminders, extensions), newest first. */
+  schoolNotices: '/api/training-school-admin/notices',
 } as const;
+
+/** What the board tells one school: shown on that school's dashboard. Plain text, shown as text. */
+export interface SchoolNotice {
+  id: number;
+  /** 'registration.reminder', 'registration.extension'. */
+  kind: string;
+  title: string;
+  body: string;
+  created_at: string;
+}
+
+/** The notices a school's dashboard shows, newest first. */
+export const SCHOOL_NOTICES_SHOWN = 5;
 
 /** How often the unread count is refreshed while the user is active. */
 export const NOTIFICATION_POLL_MS = 30_000;

@@ -23,10 +23,17 @@ const notBeforeFrom = vine.createRule((value, _options, field: FieldContext) => 
 
 const offenceSchema = vine.object({
   candidate_index: vine.string().trim().maxLength(L.candidateIndexMax),
-  exam: vine.string().trim().maxLength(L.examMax),
+  diet: vine.string().trim().toUpperCase().maxLength(20),
   offence: vine.string().trim().maxLength(L.offenceMax),
   sanction: vine.string().trim().maxLength(L.sanctionMax),
-  sanction_from: vine.string().trim().use(isoDate()),
+  // By diets, or by dates: the number of diets, or the date it starts.
+  sanction_diets: vine
+    .number({ strict: true })
+    .withoutDecimals()
+    .range([1, L.sanctionDietsMax])
+    .nullable()
+    .optional(),
+  sanction_from: vine.string().trim().use(isoDate()).optional().requiredIfMissing('sanction_diets'),
   sanction_until: vine.string().trim().use(isoDate()).use(notBeforeFrom()).nullable().optional(),
 });
 
@@ -38,10 +45,15 @@ const required = (field: string, message: string) => ({
 
 export const offenceValidator = formValidator(offenceSchema, {
   ...required('candidate_index', M.candidateIndexRequired),
-  ...required('exam', M.examRequired),
+  ...required('diet', M.dietRequired),
+  'diet.maxLength': M.dietUnknown,
+  'sanction_diets.number': M.sanctionDietsInvalid,
+  'sanction_diets.withoutDecimals': M.sanctionDietsInvalid,
+  'sanction_diets.range': M.sanctionDietsInvalid,
   ...required('offence', M.offenceRequired),
   ...required('sanction', M.sanctionRequired),
   ...required('sanction_from', M.sanctionFromRequired),
+  'sanction_from.requiredIfMissing': M.sanctionFromRequired,
   'sanction_until.string': M.dateInvalid,
   maxLength: M.tooLong,
 });

@@ -11,7 +11,7 @@ import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedCandidate, type
 export const RESIT_PAPERS = ['Paper I', 'Paper II', 'Paper III', 'Practical', 'Oral', 'Project'] as const;
 export type ResitPaper = (typeof RESIT_PAPERS)[number];
 
-/** Each role's paths (a school admin lists only their school's rows); POST `{ candidate_index, exam, papers }`. */
+/** Each role's paths (a school admin lists only their school's rows); POST `{ candidate_index, diet, papers }` (diet: its code). */
 export const RESIT_PATHS = {
   admin: listedPaths('/api/admin/resit-candidates'),
   school_admin: listedPaths('/api/training-school-admin/resit-candidates'),
@@ -21,10 +21,14 @@ export const RESIT_LIMITS = LISTED_LIMITS;
 
 export const RESIT_MESSAGES = {
   ...LISTED_MESSAGES,
-  examRequired: 'Enter the exam, e.g. May 2027 Professional Examination',
+  dietRequired: 'Choose the diet',
+  dietUnknown: 'Choose a diet from the list',
+  dietClosed: 'This diet is closed, so resit entries cannot be added to it',
+  /** A school admin enters resits for the diet current for registration only. */
+  dietNotCurrent: 'Resit entries can be added for the diet open for registration only',
   papersRequired: 'Choose at least one paper',
   paperUnknown: 'Choose papers from the list',
-  duplicate: 'This candidate already has a resit entry for this exam',
+  duplicate: 'This candidate already has a resit entry for this diet',
   registrationClosed: 'Registration is closed for this course header, so resit entries cannot be changed',
   schoolSuspended: 'Your training school is suspended, so resit entries cannot be changed',
   added: 'The resit entry is added.',

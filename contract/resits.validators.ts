@@ -9,7 +9,7 @@ import { RESIT_LIMITS as L, RESIT_MESSAGES as M, RESIT_PAPERS } from './resits';
 
 const resitSchema = vine.object({
   candidate_index: vine.string().trim().maxLength(L.candidateIndexMax),
-  exam: vine.string().trim().maxLength(L.examMax),
+  diet: vine.string().trim().toUpperCase().maxLength(20),
   papers: vine.array(vine.enum(RESIT_PAPERS)).minLength(1).distinct(),
 });
 
@@ -20,8 +20,9 @@ export const inPaperOrder = (papers: readonly string[]) =>
 export const resitValidator = formValidator(resitSchema, {
   'candidate_index.required': M.candidateIndexRequired,
   'candidate_index.string': M.candidateIndexRequired,
-  'exam.required': M.examRequired,
-  'exam.string': M.examRequired,
+  'diet.required': M.dietRequired,
+  'diet.string': M.dietRequired,
+  'diet.maxLength': M.dietUnknown,
   'papers.required': M.papersRequired,
   'papers.array': M.papersRequired,
   'papers.array.minLength': M.papersRequired,

@@ -122,7 +122,6 @@ function candidateRow(
     exam_number_1: prior ? String(rng.int(4_000_000_000, 4_299_999_999)) : null,
     exam_month: prior ? rng.pick(['May', 'June', 'November']) : null,
     ...grades,
-    regStatus: rng.next() < 0.55 ? 'registered' : 'unregistered',
     verified: rng.next() < 0.4,
     createdBy: adminId,
     createdAt,
@@ -138,6 +137,8 @@ export interface Seeded {
   indexNumbers: string[];
   schools: string[];
   headers: string[];
+  /** The seed's closed diet, for the registered list of a past diet. */
+  pastDiet: string;
 }
 
 /** How the candidates are loaded (every way gives the same rows, ids, indexes and constraints). */
@@ -426,18 +427,28 @@ export async function seedDatabase(target: DatabaseTarget, options: SeedOptions)
         ]);
       }
       await raw.query(`select setval('candidate_index_seq', $1)`, [sequence + 1]);
+      // Registrations per diet (the seed's two): about half the verified for the current diet, a third
+      // of everyone for the past one, written as the portal writes them, one row a candidate and diet.
+      await raw.query(`delete from registrations`);
+      await raw.query(
+        `insert into registrations (diet_id, candidate_id, reg_status)
+         select d.id, c.id, 'registered' from candidates c, diets d
+         where (d.current and c.verified and c.id % 2 = 0) or (d.closed_at is not null and c.id % 3 = 0)`,
+      );
       if (analyze) await raw.query('analyze');
       const seconds = (performance.now() - started) / 1000;
 
       const { rows: sample } = await raw.query(
         `select candidate_index from candidates order by md5(candidate_index) limit 500`,
       );
+      const { rows: past } = await raw.query(`select code from diets where closed_at is not null limit 1`);
       return {
         rows,
         seconds,
         indexNumbers: sample.map((r) => String(r.candidate_index)),
         schools: schools.map((s) => s.code),
         headers: headers.map((h) => h.code),
+        pastDiet: String(past[0].code),
       };
     } finally {
       await Promise.all(builders.map((builder) => builder.close()));
@@ -615,6 +626,18 @@ function queries(seeded: Seeded): Query[] {
       label: 'registered list of a school admin (SHT-IB), pages 1-5',
       as: 'school_admin',
       path: () => `${CANDIDATE_PATHS.registered.school_admin}?${q({ page: rng.int(1, 5) })}`,
+    },
+    {
+      label: 'registered candidates of the current diet (registered filter), pages 1-3',
+      as: 'admin',
+      path: () =>
+        `${CANDIDATE_PATHS.registered.admin}?${q({ reg_status: 'registered', page: rng.int(1, 3) })}`,
+    },
+    {
+      label: 'registered candidates of the past diet (diet filter), pages 1-3',
+      as: 'admin',
+      path: () =>
+        `${CANDIDATE_PATHS.registered.admin}?${q({ diet: seeded.pastDiet, reg_status: 'registered', page: rng.int(1, 3) })}`,
     },
     // Harder cases than the aim's: what a user typing produces on the way to a name.
     {

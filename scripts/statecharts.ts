@@ -6,6 +6,7 @@ import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
 import { impersonationMachine } from '../machines/impersonation.machine';
 import { listMachine } from '../machines/list.machine';
+import { registrationWindowMachine } from '../machines/registrationWindow.machine';
 import { sessionMachine } from '../machines/session.machine';
 import { statusToggleMachine } from '../machines/statusToggle.machine';
 import { unreadCountMachine } from '../machines/unreadCount.machine';
@@ -28,6 +29,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'session', machine: sessionMachine },
   { name: 'idle', machine: idleMachine },
   { name: 'unreadCount', machine: unreadCountMachine },
+  { name: 'registrationWindow', machine: registrationWindowMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },

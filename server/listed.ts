@@ -4,7 +4,7 @@ import { type ListedCandidate } from '../contract/listed';
 import type { AuditAction } from '../contract/audit';
 import { changeAudited, userOf, type Actor } from './audit';
 import type { Database } from './db/client';
-import { candidates, courseHeaders, examOffences, resits, trainingSchools } from './db/schema';
+import { candidates, courseHeaders, diets, examOffences, resits, trainingSchools } from './db/schema';
 
 /**
  * What the exam offenders and resit candidates lists share: each row is about one indexed candidate,
@@ -40,9 +40,14 @@ const candidateColumns = {
   schoolCode: trainingSchools.code,
   schoolName: trainingSchools.name,
   courseHeader: courseHeaders.code,
+  dietCode: diets.code,
+  dietName: diets.name,
 };
 
-/** `fields` of the table's rows beside their candidate's, school's and course header's (`toListedCandidate`). */
+/**
+ * `fields` of the table's rows beside their candidate's, school's and course header's
+ * (`toListedCandidate`) and their diet's (`dietOf`).
+ */
 export const selectListed = <F extends SelectedFields>(db: Database, table: ListedTable, fields: F) =>
   db
     .select({ ...fields, ...candidateColumns })
@@ -50,6 +55,7 @@ export const selectListed = <F extends SelectedFields>(db: Database, table: List
     .innerJoin(candidates, eq(candidates.id, table.candidateId))
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
     .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .innerJoin(diets, eq(diets.id, table.dietId))
     .$dynamic();
 
 type CandidateValues = Awaited<ReturnType<typeof selectListed<Record<never, never>>>>[number];
@@ -62,6 +68,8 @@ export const toListedCandidate = (candidateId: number, row: CandidateValues): Li
   school: { code: row.schoolCode, name: row.schoolName },
   course_header: row.courseHeader,
 });
+
+export const dietOf = (row: CandidateValues) => ({ code: row.dietCode, name: row.dietName });
 
 /**
  * Takes row `id` off its list, kept with who removed it and when, and audits it with what it was

@@ -29,6 +29,8 @@ export interface StartOptions {
    * only the schools, course headers and sign-ins, which the test suites build their own rows on.
    */
   demo?: 'living' | 'sign-ins';
+  /** The server's clock (tests set it to decide registration windows to the second). */
+  clock?: () => Date;
 }
 
 /** Opens the database, migrates, seeds what is needed, and listens. */
@@ -84,7 +86,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       await upkeepRun;
     };
 
-    const app = createApp({ config, database, mailer, storage, log });
+    const app = createApp({ config, database, mailer, storage, log, clock: options.clock });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
       server.once('error', reject);

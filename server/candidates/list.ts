@@ -2,10 +2,11 @@ import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../contract/lists';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, trainingSchools } from '../db/schema';
+import { candidates, courseHeaders, diets, registrations, trainingSchools } from '../db/schema';
 import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
-import { selectRows, toRow } from './records';
+import type { ListQuery } from '../../contract/lists.validators';
+import { CURRENT_DIET_ID, registrationFor, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
 const TRIGRAM_MIN = 3;
@@ -34,7 +35,13 @@ export function searchConditions(search: string): SQL[] {
   });
 }
 
-const candidateRows = (db: Database) => selectRows(db).$dynamic();
+/** The diet a list's registrations are for: the one its `diet` filter names, or the current one. */
+const dietOf = (query: ListQuery) =>
+  query.filters.diet
+    ? sql`(select ${diets.id} from ${diets} where ${diets.code} = ${query.filters.diet})`
+    : CURRENT_DIET_ID;
+
+const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(query)).$dynamic();
 
 /**
  * The candidate lists (the board's search and Indexed Candidates, and Registered Candidates for both
@@ -44,10 +51,11 @@ const candidateRows = (db: Database) => selectRows(db).$dynamic();
  */
 export const candidateSource = {
   rows: candidateRows,
-  matching: (db: Database) =>
+  matching: (db: Database, query: ListQuery) =>
     db
       .select({ one: sql`1` })
       .from(candidates)
+      .leftJoin(registrations, registrationFor(dietOf(query)))
       .$dynamic(),
   key: candidates.id,
   school: candidates.trainingSchoolId,
@@ -64,7 +72,12 @@ export const candidateSource = {
         sql`(select ${courseHeaders.id} from ${courseHeaders} where ${courseHeaders.code} = ${code})`,
       ),
     year: (year: string) => eq(candidates.year, Number(year)),
-    reg_status: (status: string) => eq(candidates.regStatus, status),
+    // The diet chooses the registrations joined (dietOf), so as a condition it asks nothing more.
+    diet: () => sql`true`,
+    reg_status: (status: string) =>
+      status === 'registered'
+        ? eq(registrations.regStatus, 'registered')
+        : sql`coalesce(${registrations.regStatus}, 'unregistered') = 'unregistered'`,
     verified: (verified: string) => eq(candidates.verified, verified === 'true'),
   },
   sorts: {

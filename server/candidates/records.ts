@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import {
   CERTIFICATE_FIELDS,
   IDENTITY_FIELDS,
@@ -11,7 +11,7 @@ import {
   type UploadField,
 } from '../../contract/candidates';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, files, trainingSchools } from '../db/schema';
+import { candidates, courseHeaders, diets, files, registrations, trainingSchools } from '../db/schema';
 import { fileUrl } from '../storage/uploads';
 
 /**
@@ -40,7 +40,8 @@ export const rowColumns = {
   courseHeaderTitle: courseHeaders.title,
   registrationStatus: courseHeaders.registrationStatus,
   year: candidates.year,
-  regStatus: candidates.regStatus,
+  // The status for the diet the read is about (no registration row: unregistered).
+  regStatus: sql<RegStatus>`coalesce(${registrations.regStatus}, 'unregistered')`,
   verified: candidates.verified,
   createdAt: candidates.createdAt,
 };
@@ -62,7 +63,7 @@ export function toRow(row: RowResult): CandidateRow {
     },
     year: row.year,
     // Written only by this server, from REG_STATUSES.
-    reg_status: row.regStatus as RegStatus,
+    reg_status: row.regStatus,
     verified: row.verified,
     created_at: row.createdAt.toISOString(),
   };
@@ -73,13 +74,24 @@ const recordColumns = {
   ...Object.fromEntries(STORED_TEXT_FIELDS.map((field) => [field, candidates[field]])),
 } as typeof rowColumns & { [F in StoredTextField]: (typeof candidates)[F] };
 
-/** The candidates with their school and course header, from the joins every read shares. */
-export const selectRows = (db: Database) =>
+/** The id of the diet current for registration, as SQL (null when there is none). */
+export const CURRENT_DIET_ID = sql`(select ${diets.id} from ${diets} where ${diets.current})`;
+
+/** A candidate's registration for a diet (the diet's id as SQL), joined beside the candidate. */
+export const registrationFor = (dietId: SQL) =>
+  and(eq(registrations.candidateId, candidates.id), eq(registrations.dietId, dietId));
+
+/**
+ * The candidates with their school and course header, from the joins every read shares, and their
+ * registration for a diet (`dietId`; unless told, the current one).
+ */
+export const selectRows = (db: Database, dietId: SQL = CURRENT_DIET_ID) =>
   db
     .select(rowColumns)
     .from(candidates)
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId));
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .leftJoin(registrations, registrationFor(dietId));
 
 export async function loadRow(db: Database, id: number): Promise<CandidateRow | null> {
   const [row] = await selectRows(db).where(eq(candidates.id, id));
@@ -137,6 +149,7 @@ export async function loadRecord(db: Database, id: number): Promise<LoadedRecord
     .from(candidates)
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
     .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .leftJoin(registrations, registrationFor(CURRENT_DIET_ID))
     .where(eq(candidates.id, id));
   if (!row) return null;
   const uploads = (await loadUploads(db, [id])).get(id) ?? {};

@@ -6,12 +6,21 @@ import {
   formatCandidateIndex,
   type RegStatus,
 } from '../../contract/candidates';
+import { DIET_MESSAGES } from '../../contract/diets';
 import { sanctionBlocksMessage } from '../../contract/offenders';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import { boardYear } from '../boardDate';
 import type { Database } from '../db/client';
 import { duplicateAs, isUniqueViolation } from '../db/errors';
-import { candidates, courseHeaders, files, notifications, trainingSchools } from '../db/schema';
+import {
+  candidates,
+  courseHeaders,
+  files,
+  notifications,
+  registrations,
+  trainingSchools,
+} from '../db/schema';
+import { currentDiet, decideWindow, extensionOf, windowRefusal } from '../diets/window';
 import { NotFound, Refused } from '../errors';
 import { activeSanction } from '../sanctions';
 import type { WithStorage } from '../storage/storage';
@@ -217,10 +226,13 @@ async function notifyRegistration(
 }
 
 /**
- * Registers a candidate or takes it back. A board admin may change any candidate; a school admin only
- * their own school's (another school's is a 404, as if it did not exist), only while the course header's
- * registration is open and their school is not suspended (403 with the reason). A running sanction
- * refuses registration for everyone: it is the board's own ruling, lifted by removing the offence.
+ * Registers a candidate for the current diet, or takes the registration back (the row stays, so a
+ * diet's history is kept). A board admin may change any candidate, at any time the diet is open for
+ * change; a school admin only their own school's (another school's is a 404, as if it did not exist),
+ * only while the school's window is open (the diet's, or their extension), their school not suspended
+ * and the course header's registration switch open (403 with the reason). Registering needs the
+ * board's verification of the documents and no sanction covering the diet, for everyone: both are the
+ * board's own rulings. `now` is the server's clock.
  */
 export async function setRegStatus(
   tx: Database,
@@ -228,40 +240,60 @@ export async function setRegStatus(
   scope: ListScope,
   id: number,
   regStatus: RegStatus,
+  now: Date,
 ) {
   const bySchool = scope.kind === 'school';
-  let school = { id: 0, code: '', name: '' };
-  await changeAudited(tx, actor, {
-    table: candidates,
-    id,
-    notFound: O.notFound,
+  // The candidate locked: two changes of one candidate queue rather than both reading the old status.
+  const [facts] = await tx
+    .select({
+      schoolId: trainingSchools.id,
+      code: trainingSchools.code,
+      name: trainingSchools.name,
+      status: trainingSchools.status,
+      registrationStatus: courseHeaders.registrationStatus,
+      verified: candidates.verified,
+    })
+    .from(candidates)
+    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .where(eq(candidates.id, id))
+    .for('no key update', { of: candidates });
+  if (!facts || (bySchool && facts.schoolId !== scope.schoolId)) throw new NotFound(O.notFound);
+  // Shared: closing the diet or moving its window waits for this change, and this one for them.
+  const diet = await currentDiet(tx, { forShare: true });
+  const extension = diet && bySchool ? await extensionOf(tx, diet.id, facts.schoolId) : null;
+  const window = decideWindow(diet, extension, now);
+  if (!diet || diet.closedAt) throw new Refused(409, windowRefusal(diet, window, bySchool)!);
+  if (bySchool && facts.status === 'suspended') throw new Refused(403, R.registrationSchoolSuspended);
+  if (bySchool && facts.registrationStatus !== 'open') throw new Refused(403, R.registrationClosed);
+  const refusal = windowRefusal(diet, window, bySchool);
+  if (refusal) throw new Refused(403, refusal);
+  if (regStatus === 'registered') {
+    if (!facts.verified) throw new Refused(403, DIET_MESSAGES.notVerified);
+    const sanction = await activeSanction(tx, id, diet.id);
+    if (sanction) throw new Refused(403, sanctionBlocksMessage(sanction, 'registered'));
+  }
+
+  const [before] = await tx
+    .select({ regStatus: registrations.regStatus })
+    .from(registrations)
+    .where(and(eq(registrations.dietId, diet.id), eq(registrations.candidateId, id)));
+  const previous = before?.regStatus ?? 'unregistered';
+  if (previous === regStatus) return;
+  await tx
+    .insert(registrations)
+    .values({ dietId: diet.id, candidateId: id, regStatus, changedBy: userOf(actor) })
+    .onConflictDoUpdate({
+      target: [registrations.dietId, registrations.candidateId],
+      set: { regStatus, changedBy: userOf(actor), updatedAt: sql`now()` },
+    });
+  await audit(tx, actor, {
     action: 'candidate.reg_status_changed',
-    snapshot: (row) => ({ reg_status: row.regStatus }),
-    set: async (row) => {
-      if (bySchool && row.trainingSchoolId !== scope.schoolId) throw new NotFound(O.notFound);
-      const [facts] = await tx
-        .select({
-          id: trainingSchools.id,
-          code: trainingSchools.code,
-          name: trainingSchools.name,
-          status: trainingSchools.status,
-          registrationStatus: courseHeaders.registrationStatus,
-        })
-        .from(candidates)
-        .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-        .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
-        .where(eq(candidates.id, id));
-      school = facts;
-      if (bySchool && facts.status === 'suspended') throw new Refused(403, R.registrationSchoolSuspended);
-      if (bySchool && facts.registrationStatus !== 'open') throw new Refused(403, R.registrationClosed);
-      if (regStatus === 'registered') {
-        const sanction = await activeSanction(tx, id);
-        if (sanction) throw new Refused(403, sanctionBlocksMessage(sanction, 'registered'));
-      }
-      return { regStatus };
-    },
-    then: async () => {
-      if (bySchool && regStatus === 'registered') await notifyRegistration(tx, actor, school);
-    },
+    entityId: id,
+    before: { diet: diet.code, reg_status: previous },
+    after: { diet: diet.code, reg_status: regStatus },
   });
+  if (bySchool && regStatus === 'registered') {
+    await notifyRegistration(tx, actor, { id: facts.schoolId, code: facts.code, name: facts.name });
+  }
 }

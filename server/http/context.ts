@@ -17,6 +17,11 @@ export interface Deps {
   /** Uploaded files (local disk under DATA_DIR/uploads for now). */
   storage: Storage;
   log: Logger;
+  /**
+   * The server's clock: registration windows are decided by it, never by the browser's. Tests give
+   * their own, to decide a window to the second; the portal uses the real time.
+   */
+  clock?: () => Date;
 }
 
 export interface Caller {
@@ -75,6 +80,9 @@ export const withStorage = (c: AppContext): WithStorage => {
   const { database, storage, log } = c.get('deps');
   return { db: database.db, storage, log };
 };
+
+/** Now, by the server's clock (Deps.clock). */
+export const nowOf = (c: AppContext): Date => c.get('deps').clock?.() ?? new Date();
 
 /** The database outside a transaction, for reads. */
 export const dbOf = (c: AppContext): Database => c.get('deps').database.db;

@@ -1,6 +1,7 @@
 import {
   CANDIDATES_LIST,
   COURSE_HEADERS_LIST,
+  DIETS_LIST,
   NOTIFICATION_LISTS,
   OFFENDERS_LIST,
   REGISTERED_LISTS,
@@ -10,7 +11,14 @@ import {
 import { candidateSource } from '../candidates/list';
 import type { Route } from '../http/route';
 import { listRoute } from './route';
-import { courseHeaderSource, notificationSource, offenderSource, resitSource, schoolSource } from './sources';
+import {
+  courseHeaderSource,
+  dietSource,
+  notificationSource,
+  offenderSource,
+  resitSource,
+  schoolSource,
+} from './sources';
 
 /**
  * Every list of the portal: each definition (contract/lists.ts) with its source, as its GET route, the
@@ -22,6 +30,7 @@ export const listRoutes: Route[] = [
   listRoute(REGISTERED_LISTS.school_admin, candidateSource),
   listRoute(SCHOOLS_LIST, schoolSource),
   listRoute(COURSE_HEADERS_LIST, courseHeaderSource),
+  listRoute(DIETS_LIST, dietSource),
   listRoute(OFFENDERS_LIST, offenderSource),
   listRoute(RESITS_LISTS.admin, resitSource),
   listRoute(RESITS_LISTS.school_admin, resitSource),

@@ -19,10 +19,13 @@ export type ListScope = { kind: 'board' } | { kind: 'school'; schoolId: number |
  * read, and what each of the definition's filters and sorts means in SQL.
  */
 export interface ListSourceOf<Row extends { id: number }, F extends string, Q extends PgSelect> {
-  /** A new select of the rows with their joins (`.$dynamic()`). */
-  rows: (db: Database) => Q;
+  /**
+   * A new select of the rows with their joins (`.$dynamic()`). The query is there for joins a filter
+   * chooses (the candidates' registrations: for the diet asked, or the current one).
+   */
+  rows: (db: Database, query: ListQuery) => Q;
   /** A new `select 1` from the tables the filters and the scope need (`.$dynamic()`), for the total. */
-  matching: (db: Database) => PgSelect;
+  matching: (db: Database, query: ListQuery) => PgSelect;
   /** The rows' unique key (an id, `Row['id']`): the last word of every order, and the cursors. */
   key: AnyPgColumn;
   /** What every request of the list asks (a listed row not removed; a notification unread). */
@@ -62,8 +65,8 @@ export function sourceOf<Row extends { id: number }, F extends string, Q extends
   const by = source.sorts[query.sort];
   const isDefault = query.sort === definition.defaultSort;
   return {
-    rows: () => source.rows(db),
-    matching: () => source.matching(db),
+    rows: () => source.rows(db, query),
+    matching: () => source.matching(db, query),
     where: conditions.length ? and(...conditions) : undefined,
     order: {
       key: source.key,

@@ -7,6 +7,7 @@ import type { Database } from '../db/client';
 import {
   candidates,
   courseHeaders,
+  diets,
   examOffences,
   notifications,
   resits,
@@ -14,6 +15,7 @@ import {
 } from '../db/schema';
 import { containsPattern } from '../http/paging';
 import { columns as courseColumns, withCounts } from '../courses/service';
+import { selectDiets, toDietRow } from '../diets/service';
 import { selectOffenders, toOffenderRow } from '../offenders/service';
 import { selectResits, toResitRow } from '../resits/service';
 import { schoolColumns, withAdmins } from '../schools/service';
@@ -58,6 +60,20 @@ export const courseHeaderSource = {
   sorts: { code: [courseHeaders.code], title: [courseHeaders.title] },
   toRow: (row: Awaited<ReturnType<typeof courseRows>>[number]) => ({ ...row, indexed_candidates: 0 }),
   complete: withCounts,
+};
+
+/** The exam diets (a few a year): searched by code and name, newest paper dates first. */
+export const dietSource = {
+  rows: selectDiets,
+  matching: (db: Database) => one(db).from(diets).$dynamic(),
+  key: diets.id,
+  search: (text: string) => {
+    const pattern = containsPattern(text);
+    return [or(ilike(diets.code, pattern), ilike(diets.name, pattern))!];
+  },
+  filters: {},
+  sorts: { papers: [diets.firstPaperOn], code: [diets.code] },
+  toRow: toDietRow,
 };
 
 /** Exam offences still listed, newest first, searched by the candidate's name or index number. */

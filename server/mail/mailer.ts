@@ -4,7 +4,8 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../http/log';
 
 /** Which mail it is: what a log line says of a mail sent through SMTP, in place of its words. */
-export type MailKind = 'sign-in code' | 'password reset code' | 'new account' | 'requested reset code';
+export type MailKind =
+  'sign-in code' | 'password reset code' | 'new account' | 'requested reset code' | 'registration reminder';
 
 export interface Mail {
   to: string;

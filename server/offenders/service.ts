@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import { OFFENDER_MESSAGES as M, type OffenderRow } from '../../contract/offenders';
 import type { offenceValidator } from '../../contract/offenders.validators';
 import { audit, userOf, type Actor } from '../audit';
@@ -6,18 +6,23 @@ import { boardToday } from '../boardDate';
 import type { Database } from '../db/client';
 import { examOffences } from '../db/schema';
 import { Invalid, NotFound } from '../errors';
-import { findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
-import { sanctionRunsOn } from '../sanctions';
+import { CURRENT_DIET_ID } from '../candidates/records';
+import { dietByCode } from '../diets/service';
+import { dietOf, findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { sanctionCovers, sanctionRunsOn } from '../sanctions';
 
 /** Exam offences: recorded against an indexed candidate by the board, and taken off its list. */
 
 type OffenceInput = Awaited<ReturnType<typeof offenceValidator.validate>>;
 
-/** The list's rows with their candidate, school and course header; `active` as of `today`. */
+/**
+ * The list's rows with their candidate, school, course header and diet; `active`: the sanction covers
+ * the diet current for registration, or (by dates) runs `today`.
+ */
 export const selectOffenders = (db: Database, today: string) =>
   selectListed(db, examOffences, {
     offence: examOffences,
-    active: sql<boolean>`coalesce(${sanctionRunsOn(today)}, false)`,
+    active: sql<boolean>`coalesce(${or(sanctionCovers(CURRENT_DIET_ID), sanctionRunsOn(today))}, false)`,
   });
 
 export function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[number]): OffenderRow {
@@ -26,9 +31,10 @@ export function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[n
     id: o.id,
     candidate_index: row.candidateIndex,
     candidate: toListedCandidate(o.candidateId, row),
-    exam: o.exam,
+    diet: dietOf(row),
     offence: o.offence,
     sanction: o.sanction,
+    sanction_diets: o.sanctionDiets,
     sanction_from: o.sanctionFrom,
     sanction_until: o.sanctionUntil,
     active: Boolean(row.active),
@@ -40,9 +46,10 @@ export function toOffenderRow(row: Awaited<ReturnType<typeof selectOffenders>>[n
 const auditSnapshot = (row: OffenderRow) => ({
   candidate_id: row.candidate.id,
   candidate_index: row.candidate_index,
-  exam: row.exam,
+  diet: row.diet.code,
   offence: row.offence,
   sanction: row.sanction,
+  sanction_diets: row.sanction_diets,
   sanction_from: row.sanction_from,
   sanction_until: row.sanction_until,
 });
@@ -55,16 +62,25 @@ async function loadOffender(db: Database, id: number): Promise<OffenderRow | nul
 /** Records an offence against an indexed candidate, found by index number. */
 export async function recordOffence(tx: Database, actor: Actor, input: OffenceInput): Promise<OffenderRow> {
   const candidate = await findIndexedCandidate(tx, input.candidate_index);
-  if (!candidate) throw new Invalid({ candidate_index: [M.candidateUnknown] });
+  const diet = await dietByCode(tx, input.diet);
+  if (!candidate || !diet) {
+    throw new Invalid({
+      ...(candidate ? {} : { candidate_index: [M.candidateUnknown] }),
+      ...(diet ? {} : { diet: [M.dietUnknown] }),
+    });
+  }
+  // By diets, or by dates: never both.
+  const byDiets = input.sanction_diets ?? null;
   const [inserted] = await tx
     .insert(examOffences)
     .values({
       candidateId: candidate.id,
-      exam: input.exam,
+      dietId: diet.id,
       offence: input.offence,
       sanction: input.sanction,
-      sanctionFrom: input.sanction_from,
-      sanctionUntil: input.sanction_until ?? null,
+      sanctionDiets: byDiets,
+      sanctionFrom: byDiets ? null : (input.sanction_from ?? null),
+      sanctionUntil: byDiets ? null : (input.sanction_until ?? null),
       createdBy: userOf(actor),
     })
     .returning({ id: examOffences.id });

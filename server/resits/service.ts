@@ -5,14 +5,17 @@ import { inPaperOrder, type resitValidator } from '../../contract/resits.validat
 import { audit, userOf, type Actor } from '../audit';
 import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, resits, trainingSchools } from '../db/schema';
+import { candidates, courseHeaders, diets, resits, trainingSchools } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
-import { findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { dietByCode } from '../diets/service';
+import { decideWindow, extensionOf, windowRefusal, type CurrentDiet } from '../diets/window';
+import { dietOf, findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { activeSanction } from '../sanctions';
 
 /**
- * Resit entries: the board's (any school's, at any time) and a school admin's (their own school's
- * candidates, while the school may register: not suspended, the course header's registration open).
+ * Resit entries, each for a diet: the board's (any school's, for any diet not closed) and a school
+ * admin's (their own school's candidates, for the diet current for registration while their window is
+ * open, their school not suspended and the course header's registration open).
  */
 
 type ResitInput = Awaited<ReturnType<typeof resitValidator.validate>>;
@@ -27,7 +30,7 @@ export function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]
     id: r.id,
     candidate_index: row.candidateIndex,
     candidate: { ...toListedCandidate(r.candidateId, row), registration_status: row.registrationStatus },
-    exam: r.exam,
+    diet: dietOf(row),
     papers: r.papers,
     created_at: r.createdAt.toISOString(),
   };
@@ -37,7 +40,7 @@ export function toResitRow(row: Awaited<ReturnType<typeof selectResits>>[number]
 const auditSnapshot = (row: ResitRow) => ({
   candidate_id: row.candidate.id,
   candidate_index: row.candidate_index,
-  exam: row.exam,
+  diet: row.diet.code,
   papers: row.papers,
 });
 
@@ -46,62 +49,80 @@ async function loadResit(db: Database, id: number): Promise<ResitRow | null> {
   return row ? toResitRow(row) : null;
 }
 
-/** Why a school admin may not change this candidate's resit entries now, or null when they may. */
-function schoolRefusal(
+/**
+ * Why a school admin may not change this candidate's resit entries for `diet` now, or null when they
+ * may: the diet must be the current one and the school's window open (with its extension), the school
+ * not suspended and the course header's registration open.
+ */
+async function schoolRefusal(
+  tx: Database,
   scope: ListScope,
-  candidate: { schoolStatus: string; registrationStatus: string },
-): string | null {
+  candidate: { trainingSchoolId: number; schoolStatus: string; registrationStatus: string },
+  diet: CurrentDiet,
+  now: Date,
+): Promise<string | null> {
   if (scope.kind !== 'school') return null;
   if (candidate.schoolStatus === 'suspended') return M.schoolSuspended;
   if (candidate.registrationStatus !== 'open') return M.registrationClosed;
-  return null;
+  if (!diet.current) return M.dietNotCurrent;
+  const extension = await extensionOf(tx, diet.id, candidate.trainingSchoolId);
+  return windowRefusal(diet, decideWindow(diet, extension, now), true);
 }
 
 /** A resit entry for an indexed candidate, found by index number. */
-export async function addResit(tx: Database, actor: Actor, scope: ListScope, input: ResitInput) {
+export async function addResit(tx: Database, actor: Actor, scope: ListScope, input: ResitInput, now: Date) {
   const candidate = await findIndexedCandidate(tx, input.candidate_index);
+  const diet = await dietByCode(tx, input.diet);
   // Another school's candidate reads as no candidate at all, so index numbers cannot be probed.
-  if (!candidate || (scope.kind === 'school' && candidate.trainingSchoolId !== scope.schoolId)) {
-    throw new Invalid({ candidate_index: [M.candidateUnknown] });
+  const unknown = !candidate || (scope.kind === 'school' && candidate.trainingSchoolId !== scope.schoolId);
+  if (unknown || !diet) {
+    throw new Invalid({
+      ...(unknown ? { candidate_index: [M.candidateUnknown] } : {}),
+      ...(diet ? {} : { diet: [M.dietUnknown] }),
+    });
   }
-  const refusal = schoolRefusal(scope, candidate);
+  if (diet.closedAt) throw new Invalid({ diet: [M.dietClosed] });
+  const refusal = await schoolRefusal(tx, scope, candidate!, diet, now);
   if (refusal) throw new Refused(403, refusal);
-  const sanction = await activeSanction(tx, candidate.id);
+  const sanction = await activeSanction(tx, candidate!.id, diet.id);
   if (sanction) throw new Refused(403, sanctionBlocksMessage(sanction, 'entered for a resit'));
 
-  // The partial unique index (one listed entry per candidate and exam) settles two adds racing.
+  // The partial unique index (one listed entry per candidate and diet) settles two adds racing.
   const [inserted] = await tx
     .insert(resits)
     .values({
-      candidateId: candidate.id,
-      exam: input.exam,
+      candidateId: candidate!.id,
+      dietId: diet.id,
       papers: inPaperOrder(input.papers),
       createdBy: userOf(actor),
     })
     .onConflictDoNothing()
     .returning({ id: resits.id });
-  if (!inserted) throw new Invalid({ exam: [M.duplicate] });
+  if (!inserted) throw new Invalid({ diet: [M.duplicate] });
   const row = (await loadResit(tx, inserted.id))!;
   await audit(tx, actor, { action: 'resit.added', entityId: inserted.id, after: auditSnapshot(row) });
   return row;
 }
 
 /** The entry leaves the list (removed_at, removed_by), kept for the audit trail. */
-export async function removeResit(tx: Database, actor: Actor, scope: ListScope, id: number) {
+export async function removeResit(tx: Database, actor: Actor, scope: ListScope, id: number, now: Date) {
   // The entry as the list shows it, with what decides whether this caller may remove it.
   const [row] = await selectListed(tx, resits, {
     resit: resits,
     registrationStatus: courseHeaders.registrationStatus,
-    schoolId: candidates.trainingSchoolId,
+    trainingSchoolId: candidates.trainingSchoolId,
     schoolStatus: trainingSchools.status,
+    diet: diets,
   }).where(and(eq(resits.id, id), isNull(resits.removedAt)));
-  if (!row || (scope.kind === 'school' && row.schoolId !== scope.schoolId)) throw new NotFound(M.notFound);
+  if (!row || (scope.kind === 'school' && row.trainingSchoolId !== scope.schoolId)) {
+    throw new NotFound(M.notFound);
+  }
   await removeFromList(tx, actor, resits, id, {
     action: 'resit.removed',
     notFound: M.notFound,
     about: auditSnapshot(toResitRow(row)),
     check: async () => {
-      const refusal = schoolRefusal(scope, row);
+      const refusal = await schoolRefusal(tx, scope, row, row.diet, now);
       if (refusal) throw new Refused(403, refusal);
     },
   });

@@ -3,6 +3,7 @@ import { listRoutes } from '../lists';
 import { authRoutes } from './auth';
 import { candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
+import { dietRoutes } from './diets';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
@@ -37,6 +38,7 @@ export const API_ROUTES: readonly Route[] = [
   ...boardResitRoutes,
   ...schoolResitRoutes,
   ...courseRoutes,
+  ...dietRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

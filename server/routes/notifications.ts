@@ -1,7 +1,12 @@
-import { count, isNull } from 'drizzle-orm';
-import { NOTIFICATION_MESSAGES, NOTIFICATION_PATHS } from '../../contract/notifications';
+import { count, desc, eq, isNull } from 'drizzle-orm';
+import {
+  NOTIFICATION_MESSAGES,
+  NOTIFICATION_PATHS,
+  SCHOOL_NOTICES_SHOWN,
+  type SchoolNotice,
+} from '../../contract/notifications';
 import { markReadValidator, messageBoardValidator } from '../../contract/notifications.validators';
-import { notifications } from '../db/schema';
+import { notifications, schoolNotices } from '../db/schema';
 import { Invalid } from '../errors';
 import { callerOf, dbOf, transact } from '../http/context';
 import { ok } from '../http/respond';
@@ -32,8 +37,27 @@ export const notificationRoutes: Route[] = [
   }),
 ];
 
-/** A school admin's message to the board. */
+/** A school admin's message to the board; what the board has told their school. */
 export const messageBoardRoutes: Route[] = [
+  get(NOTIFICATION_PATHS.schoolNotices, SCHOOL_ADMIN, async (c) => {
+    const schoolId = callerOf(c).trainingSchoolId;
+    if (schoolId === null) return ok(c, [] as SchoolNotice[]);
+    const rows = await dbOf(c)
+      .select()
+      .from(schoolNotices)
+      .where(eq(schoolNotices.trainingSchoolId, schoolId))
+      .orderBy(desc(schoolNotices.createdAt), desc(schoolNotices.id))
+      .limit(SCHOOL_NOTICES_SHOWN);
+    const notices: SchoolNotice[] = rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      title: row.title,
+      body: row.body,
+      created_at: row.createdAt.toISOString(),
+    }));
+    return ok(c, notices);
+  }),
+
   post(NOTIFICATION_PATHS.messageBoard, SCHOOL_ADMIN, json(messageBoardValidator), async (c) => {
     const schoolId = callerOf(c).trainingSchoolId;
     await transact(c, (tx, actor) => sendMessage(tx, actor, schoolId, c.req.valid('json')));

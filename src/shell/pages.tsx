@@ -8,6 +8,8 @@ import {
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
 import { Button } from '../ui/controls';
+import { RegistrationCountdown } from '../ui/RegistrationCountdown';
+import { SchoolNotices } from '../ui/SchoolNotices';
 import { SuspendedSchoolNotice } from '../ui/SuspendedSchoolNotice';
 
 /** The plain pages of the shell; each area's real screens replace AreaBeingBuilt in its own issue. */
@@ -45,6 +47,7 @@ export function OverviewPage() {
     <section>
       <h1 className="mb-4 text-2xl font-semibold">Dashboard</h1>
       <SuspendedSchoolNotice />
+      {user.user_role === 'school_admin' && <RegistrationCountdown role="school_admin" />}
       <div className="rounded-md bg-white p-6 ring-1 ring-slate-200">
         <p className="text-lg">Welcome, {user.name}.</p>
         <p className="mt-1 text-slate-600">
@@ -64,6 +67,7 @@ export function OverviewPage() {
           </Button>
         </div>
       )}
+      {user.user_role === 'school_admin' && <SchoolNotices />}
     </section>
   );
 }

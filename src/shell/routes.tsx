@@ -15,6 +15,7 @@ export interface ShellPage {
 const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
 const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
 const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
+const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
@@ -47,11 +48,15 @@ const builtPages: Record<string, () => ReactNode> = {
   '/candidate/offender/candidate-exam-offenders': () => <OffendersPage />,
 };
 
-export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS].map((entry) => ({
-  path: entry.path,
-  roles: entry.roles,
-  render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),
-}));
+export const SHELL_PAGES: ShellPage[] = [
+  ...[...SIDEBAR, ...BROADCAST_LINKS].map((entry) => ({
+    path: entry.path,
+    roles: entry.roles,
+    render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),
+  })),
+  // Pages under a sidebar entry, reached from it (the Course Headers page's tabs).
+  { path: '/courses/diets', roles: ['admin'], render: () => <DietsPage /> },
+];
 
 /** The page for a path: the exact entry, or the longest entry the path sits under. */
 export function findShellPage(path: string): ShellPage | null {

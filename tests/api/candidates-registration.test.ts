@@ -9,8 +9,14 @@ import {
 } from '../../contract/candidates';
 import type { Role } from '../../contract/roles';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, candidates, courseHeaders, notifications, trainingSchools } from '../../server/db/schema';
-import { addUser, seedCandidates, userIdOf, emptyPage } from './fixtures';
+import {
+  auditLog,
+  courseHeaders,
+  notifications,
+  registrations,
+  trainingSchools,
+} from '../../server/db/schema';
+import { addUser, emptyPage, regStatusOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -40,6 +46,8 @@ beforeAll(async () => {
         last_name: `Candidate${String(i + 1).padStart(2, '0')}`,
         school: 'SHT-IB',
         course_header: i < 10 ? 'A1' : 'A2',
+        // The board has checked their documents: registration needs it.
+        verified: true,
       })),
     )),
   );
@@ -51,6 +59,7 @@ beforeAll(async () => {
         last_name: `Candidate${String(i + 1).padStart(2, '0')}`,
         school: 'CHT-CA',
         course_header: 'A1',
+        verified: true,
         reg_status: i === 0 ? ('registered' as const) : ('unregistered' as const),
       })),
     )),
@@ -64,8 +73,8 @@ beforeEach(async () => {
   await db().update(courseHeaders).set({ registrationStatus: 'open' });
   await db().update(trainingSchools).set({ status: 'active' });
   await db().delete(notifications);
-  await db().update(candidates).set({ regStatus: 'unregistered' });
-  await db().update(candidates).set({ regStatus: 'registered' }).where(eq(candidates.id, ca[0]));
+  await db().delete(registrations);
+  await writeRegStatus(t, ca[0], 'registered');
 });
 
 const listPath = {
@@ -77,7 +86,6 @@ const regStatus = (role: Role, id: number, json: unknown, token: string) =>
 const register = (id: number, token = tokens.school1) =>
   regStatus('school_admin', id, { reg_status: 'registered' }, token);
 
-const rowOf = async (id: number) => (await db().select().from(candidates).where(eq(candidates.id, id)))[0];
 const boardNotifications = () =>
   db()
     .select()
@@ -170,7 +178,7 @@ describe('changing reg_status', () => {
       data: { id: ca[1], reg_status: 'registered' },
     });
     expect(Object.keys(response.body.data)).not.toContain('fields');
-    expect((await rowOf(ca[1])).regStatus).toBe('registered');
+    expect(await regStatusOf(t, ca[1])).toBe('registered');
     const [entry] = await db()
       .select()
       .from(auditLog)
@@ -204,7 +212,7 @@ describe('changing reg_status', () => {
       message: O.registered,
       data: { id: ib[0], reg_status: 'registered', school: { code: 'SHT-IB' } },
     });
-    expect((await rowOf(ib[0])).regStatus).toBe('registered');
+    expect(await regStatusOf(t, ib[0])).toBe('registered');
     const unregister = await regStatus('school_admin', ib[0], { reg_status: 'unregistered' }, tokens.school1);
     expect(unregister.body.data.reg_status).toBe('unregistered');
   });
@@ -217,7 +225,7 @@ describe('changing reg_status', () => {
     const response = await register(ib[0]);
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, message: R.registrationClosed });
-    expect((await rowOf(ib[0])).regStatus).toBe('unregistered');
+    expect(await regStatusOf(t, ib[0])).toBe('unregistered');
     // Another course header of the same school is still open.
     expect((await register(ib[11])).status).toBe(200);
   });
@@ -227,7 +235,7 @@ describe('changing reg_status', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ success: false, message: O.notFound });
     expect(await register(999_999)).toMatchObject({ status: 404, body: { message: O.notFound } });
-    expect((await rowOf(ca[1])).regStatus).toBe('unregistered');
+    expect(await regStatusOf(t, ca[1])).toBe('unregistered');
   });
 
   it('a suspended school: 403, and nothing changes', async () => {
@@ -235,7 +243,7 @@ describe('changing reg_status', () => {
     const response = await register(ib[0]);
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ success: false, message: R.registrationSchoolSuspended });
-    expect((await rowOf(ib[0])).regStatus).toBe('unregistered');
+    expect(await regStatusOf(t, ib[0])).toBe('unregistered');
     expect((await register(ca[1], tokens.school2)).status).toBe(200);
   });
 

@@ -10,7 +10,14 @@ import {
 } from '../../contract/courses';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { auditLog, candidates, courseHeaders } from '../../server/db/schema';
-import { candidateForm, demoSignIns, lastAudit, seedCandidates, uniqueFirstName } from './fixtures';
+import {
+  candidateForm,
+  demoSignIns,
+  lastAudit,
+  regStatusOf,
+  seedCandidates,
+  uniqueFirstName,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -298,7 +305,7 @@ describe('they take effect', () => {
   it("closed registration: a school admin's reg-status change is refused with the reason", async () => {
     const id = await idOf('B4');
     const [candidate] = await seedCandidates(t, [
-      { first_name: 'Register', last_name: 'Me', school: 'SHT-IB', course_header: 'B4' },
+      { first_name: 'Register', last_name: 'Me', school: 'SHT-IB', course_header: 'B4', verified: true },
     ]);
     const register = () =>
       t.request('POST', CANDIDATE_PATHS.regStatus.school_admin(candidate), {
@@ -309,9 +316,7 @@ describe('they take effect', () => {
     const refused = await register();
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ success: false, message: R.registrationClosed });
-    expect((await db().select().from(candidates).where(eq(candidates.id, candidate)))[0].regStatus).toBe(
-      'unregistered',
-    );
+    expect(await regStatusOf(t, candidate)).toBe('unregistered');
 
     await setStatus(id, 'registration_status', 'open');
     const accepted = await register();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_PATHS,
@@ -11,6 +11,7 @@ import {
   type CandidateRow,
 } from '../../contract/candidates';
 import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
+import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow } from '../../contract/diets';
 import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
 import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
@@ -18,8 +19,16 @@ import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/db/demo/accounts';
 import { ensureReferenceData } from '../../server/db/reference';
-import { candidates, examOffences, files, notifications, resits } from '../../server/db/schema';
+import {
+  candidates,
+  examOffences,
+  files,
+  notifications,
+  registrations,
+  resits,
+} from '../../server/db/schema';
 import { seedDemo } from '../../server/db/seed';
+import { sanctionCovers } from '../../server/sanctions';
 import { createLocalStorage } from '../../server/storage/local';
 import { issueToken } from '../../server/auth/tokens';
 import { candidateForm, demoSignIns, fetchRaw, uniqueFirstName, userIdOf } from './fixtures';
@@ -153,16 +162,47 @@ describe('what the board admin sees', () => {
     for (const notification of [...unread.items, ...read.items]) expect(notification.school).not.toBeNull();
   });
 
-  it('no candidate under a sanction in force is registered or entered for a resit', async () => {
+  it('no candidate under a sanction covering the current diet is registered or entered for a resit', async () => {
     const db = t.portal.database.db;
+    const current = sql`(select id from diets where current)`;
     const { rows } = (await db.execute(sql`
-      select c.reg_status, exists (select 1 from ${resits} r where r.candidate_id = c.id) as resit
-      from ${examOffences} o join ${candidates} c on c.id = o.candidate_id
-      where o.sanction_until is null or o.sanction_until >= current_date`)) as unknown as {
+      select coalesce(g.reg_status, 'unregistered') as reg_status,
+             exists (select 1 from ${resits} r
+                     where r.candidate_id = exam_offences.candidate_id and r.diet_id = ${current}) as resit
+      from ${examOffences}
+      left join ${registrations} g on g.candidate_id = exam_offences.candidate_id and g.diet_id = ${current}
+      where ${sanctionCovers(current)}`)) as unknown as {
       rows: { reg_status: string; resit: boolean }[];
     };
-    expect(rows.length).toBeGreaterThan(0);
+    // Two indefinite, two by diets, two by dates still running.
+    expect(rows.length).toBe(6);
     for (const row of rows) expect(row).toEqual({ reg_status: 'unregistered', resit: false });
+  });
+
+  it('a past diet (closed) and a current one closing in a few days, with an extension for one school', async () => {
+    const diets = await get<Page<DietRow>>(DIET_PATHS.list, tokens.admin);
+    expect(diets.total).toBe(2);
+    const [current, past] = diets.items;
+    expect(current).toMatchObject({ current: true, closed_at: null, extensions: 1 });
+    const left = Date.parse(current.registration_closes_at) - Date.now();
+    expect(left).toBeGreaterThan(3 * 24 * 3600_000);
+    expect(left).toBeLessThan(5 * 24 * 3600_000);
+    expect(current.registered).toBeGreaterThan(0);
+    expect(past.current).toBe(false);
+    expect(past.closed_at).not.toBeNull();
+    expect(past.registered).toBeGreaterThan(0);
+    const [extension] = await get<DietExtension[]>(DIET_PATHS.extensions(current.id), tokens.admin);
+    expect(extension.school.code).toBe('CHT-CA');
+    expect(Date.parse(extension.until)).toBeGreaterThan(Date.parse(current.registration_closes_at));
+    // The school with the extension is told on its window; another school is not.
+    const calabar = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school2);
+    expect(calabar).toMatchObject({ open: true, extension: { until: extension.until } });
+    const ibadan = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school1);
+    expect(ibadan).toMatchObject({
+      open: true,
+      extension: null,
+      next_change_at: current.registration_closes_at,
+    });
   });
 });
 
@@ -243,11 +283,18 @@ describe('seeding', () => {
         middle: candidates.middle_name,
         last: candidates.last_name,
         birth: candidates.date_of_birth,
-        reg: candidates.regStatus,
+        reg: registrations.regStatus,
         verified: candidates.verified,
         created: candidates.createdAt,
       })
       .from(candidates)
+      .leftJoin(
+        registrations,
+        and(
+          eq(registrations.candidateId, candidates.id),
+          sql`${registrations.dietId} = (select id from diets where current)`,
+        ),
+      )
       .orderBy(asc(candidates.id));
     const notes = await handle.db
       .select({ title: notifications.title, read: notifications.readAt })

@@ -4,7 +4,15 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCandidateIndex } from '../../contract/candidates';
 import { hashPassword } from '../../server/auth/secrets';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, candidates, courseHeaders, trainingSchools, users } from '../../server/db/schema';
+import {
+  auditLog,
+  candidates,
+  courseHeaders,
+  diets,
+  registrations,
+  trainingSchools,
+  users,
+} from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 import type { TestPortal } from './portal';
 import { VALID_CANDIDATE } from '../fixtures/candidate';
@@ -221,14 +229,44 @@ export async function seedCandidates(t: TestPortal, rows: SeededCandidate[]): Pr
         marital_status: 'S',
         gender: 'female',
         nationality: 'NG',
-        regStatus: row.reg_status ?? 'unregistered',
         verified: row.verified ?? false,
         createdBy,
       })
       .returning({ id: candidates.id });
+    if (row.reg_status === 'registered') await writeRegStatus(t, inserted.id, 'registered');
     ids.push(inserted.id);
   }
   return ids;
+}
+
+/** The diet current for registration (the sign-ins seed makes one, open for weeks). */
+export async function currentDietOf(t: TestPortal) {
+  const [row] = await t.portal.database.db.select().from(diets).where(eq(diets.current, true));
+  return row;
+}
+
+/** A candidate's registration for a diet (unless given, the current one), written straight to the table. */
+export async function writeRegStatus(
+  t: TestPortal,
+  candidateId: number,
+  regStatus: 'registered' | 'unregistered',
+  dietId?: number,
+) {
+  const diet = dietId ?? (await currentDietOf(t)).id;
+  await t.portal.database.db
+    .insert(registrations)
+    .values({ dietId: diet, candidateId, regStatus })
+    .onConflictDoUpdate({ target: [registrations.dietId, registrations.candidateId], set: { regStatus } });
+}
+
+/** A candidate's registration for a diet (unless given, the current one), as the table holds it. */
+export async function regStatusOf(t: TestPortal, candidateId: number, dietId?: number) {
+  const diet = dietId ?? (await currentDietOf(t)).id;
+  const [row] = await t.portal.database.db
+    .select({ regStatus: registrations.regStatus })
+    .from(registrations)
+    .where(and(eq(registrations.dietId, diet), eq(registrations.candidateId, candidateId)));
+  return row?.regStatus ?? 'unregistered';
 }
 
 /** A seeded candidate's index number: what the exam offenders and resit candidates lists are added by. */

@@ -1,11 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS } from '../../contract/candidates';
 import { OFFENDER_MESSAGES as M, OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import { issueToken } from '../../server/auth/tokens';
-import { candidates, examOffences } from '../../server/db/schema';
+import { diets, examOffences, registrations } from '../../server/db/schema';
 import { boardToday } from '../../server/boardDate';
-import { candidateIndexOf, lastAudit, seedCandidates, userIdOf } from './fixtures';
+import {
+  candidateIndexOf,
+  currentDietOf,
+  lastAudit,
+  regStatusOf,
+  seedCandidates,
+  userIdOf,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -44,23 +51,31 @@ beforeAll(async () => {
         last_name: `Person${i + 1}`,
         school: 'SHT-IB',
         course_header: 'A1',
+        verified: true,
       })),
     )),
   );
   [ca] = await seedCandidates(t, [
-    { first_name: 'Calabar', last_name: 'Sanctioned', school: 'CHT-CA', course_header: 'A2' },
+    { first_name: 'Calabar', last_name: 'Sanctioned', school: 'CHT-CA', course_header: 'A2', verified: true },
   ]);
+  const [past] = await db().select().from(diets).where(isNotNull(diets.closedAt));
+  pastDiet = past;
+  currentDiet = await currentDietOf(t);
 });
 afterAll(() => t?.close());
 
 beforeEach(async () => {
   await db().delete(examOffences);
-  await db().update(candidates).set({ regStatus: 'unregistered' });
+  await db().delete(registrations);
 });
+
+/** The sign-ins' diets: the past one (closed) and the current one, its papers a few weeks ahead. */
+let pastDiet: typeof diets.$inferSelect;
+let currentDiet: typeof diets.$inferSelect;
 
 const validOffence = async (candidateId: number, overrides: Record<string, unknown> = {}) => ({
   candidate_index: await candidateIndexOf(t, candidateId),
-  exam: 'May 2026 Professional Examination',
+  diet: pastDiet.code,
   offence: 'Exam malpractice',
   sanction: 'Barred from two exams',
   sanction_from: day(-1),
@@ -85,9 +100,10 @@ describe('recording an offence', () => {
       data: {
         candidate_index: body.candidate_index,
         candidate: { id: ib[0], first_name: 'Offender', last_name: 'Person1', school: { code: 'SHT-IB' } },
-        exam: body.exam,
+        diet: { code: pastDiet.code, name: pastDiet.name },
         offence: 'Exam malpractice',
         sanction: 'Barred from two exams',
+        sanction_diets: null,
         sanction_from: day(-1),
         sanction_until: day(30),
         active: true,
@@ -104,7 +120,7 @@ describe('recording an offence', () => {
       after: {
         candidate_id: ib[0],
         candidate_index: body.candidate_index,
-        exam: body.exam,
+        diet: pastDiet.code,
         offence: body.offence,
         sanction: body.sanction,
         sanction_from: day(-1),
@@ -131,7 +147,7 @@ describe('recording an offence', () => {
       success: false,
       message: {
         candidate_index: [M.candidateIndexRequired],
-        exam: [M.examRequired],
+        diet: [M.dietRequired],
         offence: [M.offenceRequired],
         sanction: [M.sanctionRequired],
         sanction_from: [M.sanctionFromRequired],
@@ -154,9 +170,14 @@ describe('recording an offence', () => {
     expect((await record({ ...body, offence: 'x'.repeat(501) })).body.message).toEqual({
       offence: [M.tooLong],
     });
-    const unknown = await record({ ...body, candidate_index: 'WHB/26/A1/999999' });
+    const unknown = await record({ ...body, candidate_index: 'WHB/26/A1/999999', diet: 'NO-SUCH-DIET' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.message).toEqual({ candidate_index: [M.candidateUnknown] });
+    expect(unknown.body.message).toEqual({ candidate_index: [M.candidateUnknown], diet: [M.dietUnknown] });
+    for (const sanction_diets of [0, 11, 1.5, 'two', true]) {
+      expect((await record({ ...body, sanction_diets })).body.message, String(sanction_diets)).toEqual({
+        sanction_diets: [M.sanctionDietsInvalid],
+      });
+    }
     expect(await db().select().from(examOffences)).toEqual([]);
   });
 });
@@ -232,8 +253,6 @@ describe('who may', () => {
 describe('a candidate under a running sanction cannot be registered', () => {
   const register = (role: 'admin' | 'school_admin', id: number, token: string) =>
     t.request('POST', CANDIDATE_PATHS.regStatus[role](id), { token, json: { reg_status: 'registered' } });
-  const regStatusOf = async (id: number) =>
-    (await db().select({ s: candidates.regStatus }).from(candidates).where(eq(candidates.id, id)))[0].s;
 
   it('refuses the board admin and the school admin alike, saying until when and why', async () => {
     await record(await validOffence(ib[0], { sanction_until: day(30) }));
@@ -246,7 +265,7 @@ describe('a candidate under a running sanction cannot be registered', () => {
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ success: false, message });
     }
-    expect(await regStatusOf(ib[0])).toBe('unregistered');
+    expect(await regStatusOf(t, ib[0])).toBe('unregistered');
     // Unregistering is never refused.
     const off = await t.request('POST', CANDIDATE_PATHS.regStatus.admin(ib[0]), {
       token: tokens.admin,
@@ -263,18 +282,30 @@ describe('a candidate under a running sanction cannot be registered', () => {
     );
   });
 
-  it('runs from its first day to its last, both inclusive', async () => {
-    await record(await validOffence(ib[2], { sanction_from: day(0), sanction_until: day(0) }));
+  it("by dates, it covers a diet whose papers fall in them, on the diet's first or last day", async () => {
+    const first = currentDiet.firstPaperOn;
+    const last = currentDiet.lastPaperOn;
+    await record(await validOffence(ib[2], { sanction_from: day(-5), sanction_until: first }));
+    expect((await register('admin', ib[2], tokens.admin)).status).toBe(403);
+    await db().delete(examOffences);
+    await record(await validOffence(ib[2], { sanction_from: last, sanction_until: null }));
     expect((await register('admin', ib[2], tokens.admin)).status).toBe(403);
   });
 
-  it('a sanction that has ended, or not yet begun, does not stop registration', async () => {
+  it('a sanction that has ended, or begins after the diet, does not stop registration', async () => {
+    const afterPapers = new Date(`${currentDiet.lastPaperOn}T00:00:00Z`);
+    afterPapers.setUTCDate(afterPapers.getUTCDate() + 1);
     await record(await validOffence(ib[3], { sanction_from: day(-30), sanction_until: day(-1) }));
-    await record(await validOffence(ib[3], { sanction_from: day(1), sanction_until: null }));
+    await record(
+      await validOffence(ib[3], {
+        sanction_from: afterPapers.toISOString().slice(0, 10),
+        sanction_until: null,
+      }),
+    );
     expect((await list()).body.data.items.map((row: OffenderRow) => row.active)).toEqual([false, false]);
     const response = await register('school_admin', ib[3], tokens.school1);
     expect(response.status).toBe(200);
-    expect(await regStatusOf(ib[3])).toBe('registered');
+    expect(await regStatusOf(t, ib[3])).toBe('registered');
   });
 
   it('removing the offence from the list lifts its sanction', async () => {
@@ -287,5 +318,49 @@ describe('a candidate under a running sanction cannot be registered', () => {
   it('a sanction on one candidate does not touch another', async () => {
     await record(await validOffence(ca));
     expect((await register('admin', ib[0], tokens.admin)).status).toBe(200);
+  });
+
+  it("by diets: the number of diets after the offence's, in paper-date order", async () => {
+    const blocked = `This candidate is under an exam sanction for 1 diet after ${pastDiet.name} (Exam malpractice), so cannot be registered`;
+    const one = await record(await validOffence(ib[0], { sanction_diets: 1, sanction_from: '' }));
+    expect(one.body.data).toMatchObject({
+      sanction_diets: 1,
+      sanction_from: null,
+      sanction_until: null,
+      active: true,
+    });
+    expect(await register('admin', ib[0], tokens.admin)).toMatchObject({
+      status: 403,
+      body: { message: blocked },
+    });
+    // At the current diet itself, a sanction by diets bars the diets after it, not that one.
+    await record(await validOffence(ib[1], { diet: currentDiet.code, sanction_diets: 1 }));
+    expect((await register('admin', ib[1], tokens.admin)).status).toBe(200);
+
+    // A diet after the current one, made current: the second after the past diet.
+    const created = await t.request('POST', '/api/admin/diets', {
+      token: tokens.admin,
+      json: {
+        code: 'NEXT-DIET',
+        name: 'The diet after',
+        first_paper_on: '2099-05-04',
+        last_paper_on: '2099-05-15',
+        registration_opens_at: '2020-01-01T08:00',
+        registration_closes_at: '2099-04-01T17:00',
+      },
+    });
+    expect(created.status).toBe(200);
+    await t.request('POST', `/api/admin/diets/${created.body.data.id}/current`, { token: tokens.admin });
+    try {
+      expect((await register('admin', ib[0], tokens.admin)).status).toBe(200);
+      // Two diets after the past one: the new diet is covered; one after the current: covered too.
+      await record(await validOffence(ib[2], { sanction_diets: 2 }));
+      expect((await register('admin', ib[2], tokens.admin)).status).toBe(403);
+      expect((await register('admin', ib[1], tokens.admin)).status).toBe(403);
+    } finally {
+      await db().update(diets).set({ current: false });
+      await db().update(diets).set({ current: true }).where(eq(diets.id, currentDiet.id));
+      await db().delete(registrations);
+    }
   });
 });

@@ -99,11 +99,12 @@ export function readMailedCode(dataDir: string, email: string): string {
 
 /**
  * `livingDemo`: seed the whole demo (candidates, files, lists, notifications) as `npm start` does;
- * otherwise only the schools, course headers and sign-ins, on which each test file builds its own rows.
+ * otherwise only the schools, course headers, diets and sign-ins, on which each test file builds its own
+ * rows. `clock`: the server's clock (registration windows are decided by it), the real one unless given.
  */
 export async function startTestPortal(
   env: Record<string, string> = {},
-  { livingDemo = false }: { livingDemo?: boolean } = {},
+  { livingDemo = false, clock }: { livingDemo?: boolean; clock?: () => Date } = {},
 ): Promise<TestPortal> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const serverUrl = process.env.DATABASE_URL;
@@ -119,6 +120,7 @@ export async function startTestPortal(
   });
   const portal = await startPortal(config, {
     demo: livingDemo ? 'living' : 'sign-ins',
+    clock,
     database: postgres
       ? { driver: 'postgres', url: postgres.url }
       : { driver: 'pglite-memory', loadDataDir: await pgliteTemplate() },

@@ -1,11 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESIT_MESSAGES as M, RESIT_PATHS, type ResitRow } from '../../contract/resits';
 import type { Role } from '../../contract/roles';
 import { issueToken } from '../../server/auth/tokens';
-import { courseHeaders, examOffences, resits, trainingSchools } from '../../server/db/schema';
+import { courseHeaders, diets, examOffences, resits, trainingSchools } from '../../server/db/schema';
 import { boardToday } from '../../server/boardDate';
-import { addUser, candidateIndexOf, lastAudit, seedCandidates, userIdOf, emptyPage } from './fixtures';
+import {
+  addUser,
+  candidateIndexOf,
+  currentDietOf,
+  emptyPage,
+  lastAudit,
+  seedCandidates,
+  userIdOf,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -28,6 +36,21 @@ beforeAll(async () => {
     tokens[who] = (await issueToken(db(), ids[who], 60)).token;
   }
   tokens.impersonated = (await issueToken(db(), ids.school1, 60, ids.admin)).token;
+  EXAM = (await currentDietOf(t)).code;
+  [PAST] = await db().select().from(diets).where(isNotNull(diets.closedAt));
+  // A diet after the current one, not current: the board may enter resits for it, a school may not.
+  const next = await t.request('POST', '/api/admin/diets', {
+    token: tokens.admin,
+    json: {
+      code: 'NEXT-DIET',
+      name: 'The diet after',
+      first_paper_on: '2099-05-04',
+      last_paper_on: '2099-05-15',
+      registration_opens_at: '2099-01-01T08:00',
+      registration_closes_at: '2099-04-01T17:00',
+    },
+  });
+  expect(next.status).toBe(200);
   const loose = await addUser(t, { email: 'loose@example.org', name: 'No School', role: 'school_admin' });
   tokens.loose = (await issueToken(db(), loose, 60)).token;
   ib.push(
@@ -57,14 +80,16 @@ beforeEach(async () => {
   await db().update(trainingSchools).set({ status: 'active' });
 });
 
-const EXAM = 'May 2027 Professional Examination';
+/** The current diet's code (the sign-ins seed's), and the past (closed) diet. */
+let EXAM: string;
+let PAST: typeof diets.$inferSelect;
 const tokenRole = (token: string): Role => (token === tokens.admin ? 'admin' : 'school_admin');
 const add = async (candidateId: number, token: string, overrides: Record<string, unknown> = {}) =>
   t.request('POST', RESIT_PATHS[tokenRole(token)].list, {
     token,
     json: {
       candidate_index: await candidateIndexOf(t, candidateId),
-      exam: EXAM,
+      diet: EXAM,
       papers: ['Paper I'],
       ...overrides,
     },
@@ -85,7 +110,7 @@ describe('adding a resit entry', () => {
       data: {
         candidate_index: await candidateIndexOf(t, ca[0]),
         candidate: { id: ca[0], last_name: 'Resitter1', school: { code: 'CHT-CA' }, course_header: 'A1' },
-        exam: EXAM,
+        diet: { code: EXAM },
         papers: ['Paper II', 'Practical'],
       },
     });
@@ -95,7 +120,7 @@ describe('adding a resit entry', () => {
       actorId: ids.admin,
       impersonatorId: null,
       before: null,
-      after: { candidate_id: ca[0], exam: EXAM, papers: ['Paper II', 'Practical'] },
+      after: { candidate_id: ca[0], diet: EXAM, papers: ['Paper II', 'Practical'] },
     });
   });
 
@@ -128,7 +153,7 @@ describe('adding a resit entry', () => {
     expect(empty.status).toBe(422);
     expect(empty.body.message).toEqual({
       candidate_index: [M.candidateIndexRequired],
-      exam: [M.examRequired],
+      diet: [M.dietRequired],
       papers: [M.papersRequired],
     });
     expect((await add(ib[0], tokens.admin, { papers: [] })).body.message).toEqual({
@@ -140,20 +165,30 @@ describe('adding a resit entry', () => {
     expect((await add(ib[0], tokens.admin, { papers: ['Paper IX'] })).body.message).toEqual({
       'papers.0': [M.paperUnknown],
     });
-    expect((await add(ib[0], tokens.admin, { exam: 'x'.repeat(121) })).body.message).toEqual({
-      exam: [M.tooLong],
+    expect((await add(ib[0], tokens.admin, { diet: 'x'.repeat(21) })).body.message).toEqual({
+      diet: [M.dietUnknown],
+    });
+    expect((await add(ib[0], tokens.admin, { diet: 'NO-SUCH-DIET' })).body.message).toEqual({
+      diet: [M.dietUnknown],
+    });
+    // A closed diet takes no more entries, from anyone.
+    expect((await add(ib[0], tokens.admin, { diet: PAST.code })).body.message).toEqual({
+      diet: [M.dietClosed],
     });
     expect(await stored()).toEqual([]);
   });
 
-  it('one listed entry per candidate and exam; another exam, or after removal, is fine', async () => {
+  it('one listed entry per candidate and diet; another diet, or after removal, is fine', async () => {
     const first = await add(ib[0], tokens.school1);
-    const again = await add(ib[0], tokens.admin, { papers: ['Oral'] });
+    const again = await add(ib[0], tokens.admin, { papers: ['Oral'], diet: EXAM.toLowerCase() });
     expect(again.status).toBe(422);
-    expect(again.body.message).toEqual({ exam: [M.duplicate] });
-    expect((await add(ib[0], tokens.admin, { exam: 'November 2027 Professional Examination' })).status).toBe(
-      200,
-    );
+    expect(again.body.message).toEqual({ diet: [M.duplicate] });
+    expect((await add(ib[0], tokens.admin, { diet: 'NEXT-DIET' })).status).toBe(200);
+    // A school admin enters resits for the current diet only.
+    expect((await add(ib[1], tokens.school1, { diet: 'NEXT-DIET' })).body).toEqual({
+      success: false,
+      message: M.dietNotCurrent,
+    });
     expect((await remove(first.body.data.id, tokens.school1)).status).toBe(200);
     expect((await add(ib[0], tokens.school1, { papers: ['Oral'] })).status).toBe(200);
   });
@@ -181,7 +216,7 @@ describe('adding a resit entry', () => {
   it('a candidate under a running exam sanction cannot be entered, for either role', async () => {
     await db().insert(examOffences).values({
       candidateId: ib[2],
-      exam: 'May 2026 Professional Examination',
+      dietId: PAST.id,
       offence: 'Exam malpractice',
       sanction: 'Barred',
       sanctionFrom: boardToday(),
@@ -250,7 +285,7 @@ describe('removing a row from the list', () => {
     expect(await lastAudit(t, 'resit.removed', id)).toMatchObject({
       entity: 'resit',
       actorId: ids.school1,
-      before: { candidate_id: ib[0], exam: EXAM, papers: ['Oral'], removed_at: null },
+      before: { candidate_id: ib[0], diet: EXAM, papers: ['Oral'], removed_at: null },
       after: { removed_at: row.removedAt!.toISOString(), removed_by: ids.school1 },
     });
     expect((await remove(id, tokens.school1)).body).toEqual({ success: false, message: M.notFound });
@@ -280,7 +315,7 @@ describe('removing a row from the list', () => {
 describe('who may', () => {
   it('each role has its own paths (403 on the other) and needs a session (401)', async () => {
     const id = (await add(ib[0], tokens.admin)).body.data.id as number;
-    const json = { candidate_index: await candidateIndexOf(t, ib[1]), exam: EXAM, papers: ['Oral'] };
+    const json = { candidate_index: await candidateIndexOf(t, ib[1]), diet: EXAM, papers: ['Oral'] };
     for (const [role, token] of [
       ['admin', tokens.school1],
       ['school_admin', tokens.admin],

@@ -31,7 +31,13 @@ beforeAll(async () => {
   ({ adminId, ...tokens } = await demoSignIns(t));
   ibadan = await schoolIdOf(t, 'SHT-IB');
   [ibCandidate] = await seedCandidates(t, [
-    { first_name: 'Suspended', last_name: 'Candidate', school: 'SHT-IB', course_header: 'A1' },
+    {
+      first_name: 'Suspended',
+      last_name: 'Candidate',
+      school: 'SHT-IB',
+      course_header: 'A1',
+      verified: true,
+    },
   ]);
 });
 afterAll(() => t?.close());

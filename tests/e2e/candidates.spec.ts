@@ -159,6 +159,11 @@ test('an admin indexes a candidate with a photo and certificates; the school adm
   // The dialog keeps the keyboard inside, and Escape closes it.
   await page.keyboard.press('Escape');
   await expect(documents).toBeHidden();
+  // Having checked them, the board marks the documents verified: registration needs it.
+  const verification = indexedRow.getByLabel('Documents of Ngozi Adebayo');
+  await verification.selectOption('true');
+  await expect(indexedRow.getByText('Saving…')).toBeHidden();
+  await expect(verification).toHaveValue('true');
 
   // The same documents from the edit page.
   await page.goto(`/candidate/edit-candidate?id=${await candidateIdOf(page, candidateIndex)}`);

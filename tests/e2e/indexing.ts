@@ -20,6 +20,7 @@ export async function indexCandidate(
   request: APIRequestContext,
   adminToken: string,
   person: { first_name: string; last_name: string; school_code: string },
+  { verified = false }: { verified?: boolean } = {},
 ): Promise<string> {
   const response = await request.post('/api/admin/candidates', {
     headers: { Authorization: `Bearer ${adminToken}` },
@@ -32,7 +33,16 @@ export async function indexCandidate(
     },
   });
   expect(response.status()).toBe(200);
-  return (await response.json()).data.candidate_index as string;
+  const { id, candidate_index } = (await response.json()).data as { id: number; candidate_index: string };
+  // The board's check of the documents, which registration needs.
+  if (verified) {
+    const verification = await request.post(`/api/admin/candidates/${id}/verification`, {
+      headers: { Authorization: `Bearer ${adminToken}` },
+      data: { verified: true },
+    });
+    expect(verification.status()).toBe(200);
+  }
+  return candidate_index;
 }
 
 /** The board's today (Lagos), `days` on, as YYYY-MM-DD. */

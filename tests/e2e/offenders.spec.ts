@@ -8,11 +8,16 @@ test('an admin records an offence; the candidate then cannot be registered, and 
 }) => {
   const lastName = `Offender${uniqueLetters()}`;
   const admin = await apiSignIn(request, 'admin@example.org');
-  const candidateIndex = await indexCandidate(request, admin, {
-    first_name: 'Bisola',
-    last_name: lastName,
-    school_code: 'SHT-IB',
-  });
+  const candidateIndex = await indexCandidate(
+    request,
+    admin,
+    {
+      first_name: 'Bisola',
+      last_name: lastName,
+      school_code: 'SHT-IB',
+    },
+    { verified: true },
+  );
 
   await signIn(page, 'admin@example.org');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Exam Offenders' }).click();
@@ -24,11 +29,16 @@ test('an admin records an offence; the candidate then cannot be registered, and 
   await dialog.getByRole('button', { name: 'Record' }).click();
   // Refused: each missing field says so, and what was typed stays.
   await expect(dialog.getByText('Describe the offence', { exact: true })).toBeVisible();
-  await expect(dialog.getByText('Enter the date the sanction starts', { exact: true })).toBeVisible();
+  await expect(
+    dialog.getByText('Enter the date the sanction starts, or the number of diets it runs for', {
+      exact: true,
+    }),
+  ).toBeVisible();
   await expect(dialog.getByLabel('Candidate index number')).toHaveValue(candidateIndex);
 
   const until = boardDay(365);
-  await dialog.getByLabel('Exam', { exact: true }).fill('May 2026 Professional Examination');
+  // The diet of the offence: the current one unless another is chosen.
+  await expect(dialog.getByLabel('Diet of the offence')).toHaveValue(/^[A-Z]{3}-\d{4}$/);
   await dialog.getByLabel('Offence', { exact: true }).fill('Exam malpractice');
   await dialog.getByLabel('Sanction', { exact: true }).fill('Barred from the next two exams');
   // Dates are typed as the board writes them, DD/MM/YYYY.

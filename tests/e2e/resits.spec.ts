@@ -18,10 +18,16 @@ test("a school admin adds and removes a resit entry for their own candidate, and
     last_name: `Resit${suffix}`,
     school_code: 'CHT-CA',
   });
-  // Another school's entry, added by the board: school1 must not see it.
+  // Another school's entry, added by the board for the current diet: school1 must not see it.
+  const choices = await request.get('/api/admin/diet-choices', {
+    headers: { Authorization: `Bearer ${admin}` },
+  });
+  const current = ((await choices.json()).data as { code: string; current: boolean }[]).find(
+    (d) => d.current,
+  )!;
   const other = await request.post('/api/admin/resit-candidates', {
     headers: { Authorization: `Bearer ${admin}` },
-    data: { candidate_index: otherIndex, exam: 'May 2027 Professional Examination', papers: ['Oral'] },
+    data: { candidate_index: otherIndex, diet: current.code, papers: ['Oral'] },
   });
   expect(other.status()).toBe(200);
 
@@ -39,7 +45,8 @@ test("a school admin adds and removes a resit entry for their own candidate, and
   const dialog = page.getByRole('dialog', { name: 'Add a resit candidate' });
   // Another school's candidate is not one this school admin can name.
   await dialog.getByLabel('Candidate index number').fill(otherIndex);
-  await dialog.getByLabel('Exam', { exact: true }).fill('May 2027 Professional Examination');
+  // The diet open for registration is chosen to begin with.
+  await expect(dialog.getByLabel('Diet')).toHaveValue(current.code);
   await dialog.getByLabel('Oral').check();
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect(dialog.getByLabel('Candidate index number')).toHaveAccessibleDescription(
@@ -50,7 +57,7 @@ test("a school admin adds and removes a resit entry for their own candidate, and
   await dialog.getByLabel('Oral').uncheck();
   await dialog.getByRole('button', { name: 'Add' }).click();
   await expect(dialog.getByText('Choose at least one paper', { exact: true })).toBeVisible();
-  await expect(dialog.getByLabel('Exam', { exact: true })).toHaveValue('May 2027 Professional Examination');
+  await expect(dialog.getByLabel('Diet')).toHaveValue(current.code);
   await dialog.getByLabel('Practical').check();
   await dialog.getByLabel('Paper I', { exact: true }).check();
   await dialog.getByRole('button', { name: 'Add' }).click();

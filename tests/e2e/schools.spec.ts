@@ -78,11 +78,16 @@ test.describe('suspending a school', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     adminToken = await sessionToken(page);
     const last = `Suspended${uniqueLetters()}`;
-    const index = await indexCandidate(request, adminToken, {
-      first_name: 'Folake',
-      last_name: last,
-      school_code: 'SHT-IB',
-    });
+    const index = await indexCandidate(
+      request,
+      adminToken,
+      {
+        first_name: 'Folake',
+        last_name: last,
+        school_code: 'SHT-IB',
+      },
+      { verified: true },
+    );
 
     await openSchools(page);
     await page.getByRole('searchbox', { name: 'Search by code or name' }).fill('SHT-IB');

@@ -11,10 +11,11 @@ import {
 import { boardYear } from '../../boardDate';
 import { putUploads, uploadRows, type PutUpload } from '../../candidates/uploads';
 import type { Upload } from '../../storage/uploads';
-import { candidates, files } from '../schema';
+import { candidates, files, registrations } from '../schema';
 import type { DemoAccounts, DemoSchoolCode } from './accounts';
 import { areaRandom, daysAfter, daysBefore, type DemoSeed } from './context';
 import type { DemoCourseHeader } from './courseHeaders';
+import type { DemoDiets } from './diets';
 import { makeDemoDocuments } from './documents';
 import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names';
 import type { Random } from './random';
@@ -78,6 +79,8 @@ type NewCandidate = typeof candidates.$inferInsert;
 
 interface Planned {
   row: Omit<NewCandidate, 'candidateIndex'>;
+  /** Registered for the current diet (verified candidates only, as the portal's rule has it). */
+  regStatus: RegStatus;
   schoolCode: DemoSchoolCode;
   courseHeader: string;
   uploads: Partial<Record<UploadField, Upload>>;
@@ -140,6 +143,7 @@ function plan(
       if (rng.chance(0.3)) uploads.birth_certificate_upload = documents.certificates.birth_certificate_upload;
 
       planned.push({
+        regStatus: registered ? 'registered' : 'unregistered',
         schoolCode: school.code,
         courseHeader: header.code,
         uploads,
@@ -162,7 +166,6 @@ function plan(
           exam_number_1: prior ? String(rng.int(4_000_000_000, 4_299_999_999)) : null,
           exam_month: prior ? rng.pick(['May', 'June', 'November']) : null,
           ...grades,
-          regStatus: registered ? 'registered' : 'unregistered',
           verified,
           verifiedBy: verified ? accounts.adminId : null,
           verifiedAt,
@@ -181,6 +184,7 @@ export async function seedCandidates(
   demo: DemoSeed,
   accounts: DemoAccounts,
   headers: DemoCourseHeader[],
+  diets: DemoDiets,
 ): Promise<DemoCandidate[]> {
   const { tx, now } = demo;
   const planned = plan(areaRandom('candidates'), now, accounts, headers, await makeDemoDocuments());
@@ -217,6 +221,23 @@ export async function seedCandidates(
     .insert(files)
     .values(inserted.flatMap((candidate, i) => uploadRows(candidate.id, accounts.adminId, stored[i])));
 
+  // Registrations: the current diet's as planned; the past diet's, everyone verified who sat it.
+  const registered = inserted.flatMap((candidate, i) => {
+    const p = planned[i];
+    const satPast = p.row.verified && p.row.createdAt! < daysBefore(now, 150);
+    return [
+      ...(p.regStatus === 'registered'
+        ? [{ dietId: diets.current.id, candidateId: candidate.id, regStatus: 'registered' as const }]
+        : []),
+      ...(satPast
+        ? [{ dietId: diets.past.id, candidateId: candidate.id, regStatus: 'registered' as const }]
+        : []),
+    ].map((row) => ({ ...row, changedBy: accounts.schoolAdminOf[p.schoolCode] ?? accounts.adminId }));
+  });
+  for (let start = 0; start < registered.length; start += 1000) {
+    await tx.insert(registrations).values(registered.slice(start, start + 1000));
+  }
+
   return inserted.map((candidate, i) => ({
     id: candidate.id,
     candidateIndex: candidate.candidateIndex,
@@ -225,7 +246,7 @@ export async function seedCandidates(
     schoolCode: planned[i].schoolCode,
     courseHeader: planned[i].courseHeader,
     year: planned[i].row.year,
-    regStatus: planned[i].row.regStatus as RegStatus,
+    regStatus: planned[i].regStatus,
     verified: planned[i].row.verified!,
     createdAt: planned[i].row.createdAt!,
   }));

@@ -27,16 +27,3 @@ export const daysAfter = (date: Date, days: number) => new Date(date.getTime() +
 
 /** The date part, YYYY-MM-DD, in UTC (Lagos is UTC+1 with no summer time; whole days are what count). */
 export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
-
-/**
- * The board's exams are sat in May and November (the offender and resit forms' examples): the last
- * sitting before `now` and the next one after it, as the lists name them.
- */
-export function examSittings(now: Date): { last: string; next: string } {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth() + 1;
-  const name = (m: 'May' | 'November', y: number) => `${m} ${y} Professional Examination`;
-  if (month < 5) return { last: name('November', year - 1), next: name('May', year) };
-  if (month < 11) return { last: name('May', year), next: name('November', year) };
-  return { last: name('November', year), next: name('May', year + 1) };
-}

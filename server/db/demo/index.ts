@@ -7,12 +7,13 @@ import { DEMO_PASSWORD, seedAccounts } from './accounts';
 import { seedCandidates } from './candidates';
 import type { DemoSeed } from './context';
 import { seedCourseHeaders } from './courseHeaders';
+import { seedDiets } from './diets';
 import { seedListed } from './listed';
 import { seedNotifications } from './notifications';
 
 /**
  * The demo, one file per area in this folder. The sign-ins alone (schools, course headers, the three
- * accounts) are what the test suites build their own rows on; the living demo adds what a board looks
+ * accounts, the exam diets) are what the test suites build their own rows on; the living demo adds what a board looks
  * like mid-year: candidates with their photos and certificates, the offenders and resit lists, and the
  * schools' notifications. A later area (fees and payments, scores, broadcasts) adds its own file and one
  * call in seedDemo, after the areas whose rows it uses.
@@ -22,8 +23,9 @@ import { seedNotifications } from './notifications';
 export async function seedSignIns(db: Database): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db.transaction(async (tx) => {
-    await seedAccounts(tx, passwordHash);
+    const accounts = await seedAccounts(tx, passwordHash);
     await seedCourseHeaders(tx);
+    await seedDiets(tx, new Date(), accounts.adminId);
   });
 }
 
@@ -49,8 +51,9 @@ export async function seedDemo(
       const demo: DemoSeed = { tx, storage, log, now, storedKeys };
       const accounts = await seedAccounts(tx, passwordHash);
       const headers = await seedCourseHeaders(tx);
-      const candidates = await seedCandidates(demo, accounts, headers);
-      await seedListed(demo, accounts, candidates);
+      const diets = await seedDiets(tx, now, accounts.adminId);
+      const candidates = await seedCandidates(demo, accounts, headers, diets);
+      await seedListed(demo, accounts, candidates, diets);
       await seedNotifications(demo, accounts);
       return candidates.length;
     });

@@ -60,8 +60,6 @@ export const candidates = pgTable(
     nationality: text('nationality').notNull(),
     ...textColumns(CERTIFICATE_FIELDS),
     ...textColumns(SUBJECT_FIELDS),
-    /** unregistered or registered (contract REG_STATUSES). */
-    regStatus: text('reg_status').notNull().default('unregistered'),
     /** The board has checked the candidate's documents. */
     verified: boolean('verified').notNull().default(false),
     verifiedBy: integer('verified_by').references(() => users.id),
@@ -96,7 +94,6 @@ export const candidates = pgTable(
     index('candidates_school_idx').on(t.trainingSchoolId, t.id),
     index('candidates_course_header_idx').on(t.courseHeaderId, t.id),
     index('candidates_year_idx').on(t.year, t.id),
-    index('candidates_reg_status_idx').on(t.regStatus, t.id),
     index('candidates_verified_idx').on(t.verified, t.id),
     // Search words of 3 characters or more: anywhere in the names and the index number, by trigrams
     // (pg_trgm) for LIKE '%word%'. Shorter words: the start of the first or last name, by these two.

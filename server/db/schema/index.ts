@@ -10,9 +10,10 @@ import {
 } from './auth';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
+import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { files } from './files';
 import { examOffences, resits } from './listed';
-import { notifications } from './notifications';
+import { notifications, schoolNotices } from './notifications';
 import { nationalities } from './reference';
 import { trainingSchools } from './schools';
 
@@ -24,6 +25,7 @@ export * from './audit';
 export * from './auth';
 export * from './candidates';
 export * from './courses';
+export * from './diets';
 export * from './files';
 export * from './listed';
 export * from './notifications';
@@ -47,4 +49,9 @@ export const schema = {
   resits,
   passwordResets,
   knownBrowsers,
+  diets,
+  dietExtensions,
+  registrations,
+  registrationReminders,
+  schoolNotices,
 };

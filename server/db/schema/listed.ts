@@ -6,6 +6,7 @@ import {
   jsonb,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -14,6 +15,7 @@ import type { ResitPaper } from '../../../contract/resits';
 import { users } from './auth';
 import { candidates } from './candidates';
 import { createdAt } from './columns';
+import { diets } from './diets';
 
 /** The board's lists of candidates: exam offenders and resit entries (server/listed.ts). */
 
@@ -31,9 +33,10 @@ const listedRowColumns = () => ({
 });
 
 /**
- * Offences recorded against an indexed candidate. A sanction runs from `sanctionFrom` to `sanctionUntil`
- * (inclusive; none: indefinitely); while it runs the candidate cannot be registered. Removing a row from
- * the list keeps it (removed_at, removed_by) for the audit trail.
+ * Offences recorded against an indexed candidate at a diet. A sanction runs for a number of diets after
+ * that one (`sanctionDiets`), or from `sanctionFrom` to `sanctionUntil` (inclusive; none: indefinitely);
+ * a diet it covers cannot be registered for (server/sanctions.ts). Removing a row from the list keeps it
+ * (removed_at, removed_by) for the audit trail.
  */
 export const examOffences = pgTable(
   'exam_offences',
@@ -42,11 +45,18 @@ export const examOffences = pgTable(
     candidateId: integer('candidate_id')
       .notNull()
       .references(() => candidates.id),
-    /** The exam the offence was committed at, e.g. 'May 2026 Professional Examination'. */
-    exam: text('exam').notNull(),
+    /** The diet the offence was committed at. */
+    dietId: integer('diet_id')
+      .notNull()
+      .references(() => diets.id),
+    /** The exam as typed before diets existed (kept by the migration to diets; null since). */
+    exam: text('exam'),
     offence: text('offence').notNull(),
     sanction: text('sanction').notNull(),
-    sanctionFrom: date('sanction_from', { mode: 'string' }).notNull(),
+    /** A sanction by diets: the candidate sits none of this many diets after the offence's. */
+    sanctionDiets: smallint('sanction_diets'),
+    /** A sanction by dates (when sanction_diets is null). */
+    sanctionFrom: date('sanction_from', { mode: 'string' }),
     sanctionUntil: date('sanction_until', { mode: 'string' }),
     ...listedRowColumns(),
   },
@@ -59,8 +69,8 @@ export const examOffences = pgTable(
 );
 
 /**
- * Resit entries: an indexed candidate sitting some papers again at an exam. Removing a row from the list
- * keeps it (removed_at, removed_by); a candidate has at most one listed entry per exam.
+ * Resit entries: an indexed candidate sitting some papers again at a diet. Removing a row from the list
+ * keeps it (removed_at, removed_by); a candidate has at most one listed entry per diet.
  */
 export const resits = pgTable(
   'resits',
@@ -69,14 +79,18 @@ export const resits = pgTable(
     candidateId: integer('candidate_id')
       .notNull()
       .references(() => candidates.id),
-    exam: text('exam').notNull(),
+    dietId: integer('diet_id')
+      .notNull()
+      .references(() => diets.id),
+    /** The exam as typed before diets existed (kept by the migration to diets; null since). */
+    exam: text('exam'),
     /** The papers sat again, e.g. ['Paper I', 'Practical']. */
     papers: jsonb('papers').$type<ResitPaper[]>().notNull(),
     ...listedRowColumns(),
   },
   (t) => [
     uniqueIndex('resits_listed_key')
-      .on(t.candidateId, t.exam)
+      .on(t.candidateId, t.dietId)
       .where(sql`${t.removedAt} is null`),
     index('resits_listed_idx')
       .on(t.id)

@@ -35,3 +35,22 @@ export const notifications = pgTable(
       .where(sql`${t.readAt} is not null`),
   ],
 );
+
+/**
+ * What the board tells one school (registration closing reminders, extensions): shown on that school's
+ * dashboard, newest first. Plain text, shown as text.
+ */
+export const schoolNotices = pgTable(
+  'school_notices',
+  {
+    id: serial('id').primaryKey(),
+    trainingSchoolId: integer('training_school_id')
+      .notNull()
+      .references(() => trainingSchools.id),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('school_notices_school_idx').on(t.trainingSchoolId, t.createdAt)],
+);

@@ -3,8 +3,29 @@ import { REG_STATUSES } from '../../../contract/candidates';
 import { useFormOptions } from '../../app/formOptions';
 import { SelectField, TextField } from '../../ui/controls';
 import { SearchForm } from '../../ui/ListView';
+import type { Role } from '../../../contract/roles';
+import { useDietChoices } from '../diets/DietField';
 
-export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'reg_status' | 'verified';
+/** Registration is per diet: the list shows the current one's unless another is chosen. */
+function DietSelect({ role, value }: { role: Role; value: string }) {
+  const diets = useDietChoices(role);
+  const current = diets.find((diet) => diet.current);
+  return (
+    <SelectField label="Diet" name="diet" defaultValue={value}>
+      <option value="">{current ? `${current.name} (current)` : 'Current diet'}</option>
+      {diets
+        .filter((diet) => !diet.current)
+        .map((diet) => (
+          <option key={diet.code} value={diet.code}>
+            {diet.name}
+            {diet.closed ? ' (closed)' : ''}
+          </option>
+        ))}
+    </SelectField>
+  );
+}
+
+export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'diet' | 'reg_status' | 'verified';
 
 function CourseAndSchoolSelects({ filters, show }: { filters: Record<string, string>; show: FilterName[] }) {
   const options = useFormOptions();
@@ -40,12 +61,15 @@ export function CandidateFilters({
   show,
   onFilter,
   withOptions = true,
+  role = 'admin',
 }: {
   filters: Record<string, string>;
   show: FilterName[];
   onFilter: (filters: Record<string, string>) => void;
   /** School admins have no form-options endpoint: they filter by text and status only. */
   withOptions?: boolean;
+  /** Whose diet choices the diet filter offers. */
+  role?: Role;
 }) {
   return (
     <SearchForm onSearch={onFilter} className="mb-4 grid items-end gap-3 sm:grid-cols-2 lg:grid-cols-6">
@@ -72,6 +96,11 @@ export function CandidateFilters({
           maxLength={4}
           defaultValue={filters.year ?? ''}
         />
+      )}
+      {show.includes('diet') && (
+        <Suspense fallback={null}>
+          <DietSelect role={role} value={filters.diet ?? ''} />
+        </Suspense>
       )}
       {show.includes('reg_status') && (
         <SelectField label="Registration" name="reg_status" defaultValue={filters.reg_status ?? ''}>

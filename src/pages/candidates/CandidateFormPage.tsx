@@ -11,7 +11,10 @@ import { LoadBoundary, useResource } from '../../app/resource';
 import { Button } from '../../ui/controls';
 import { ListView } from '../../ui/ListView';
 import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
+import { RegistrationCountdown } from '../../ui/RegistrationCountdown';
 import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
+import { prefetchDietChoices } from '../diets/DietField';
+import type { Role } from '../../../contract/roles';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 import { useList } from '../pagedList';
 import { CandidateFilters, type FilterName } from './CandidateFilters';
@@ -85,12 +88,14 @@ function CandidateList({
   definition,
   show,
   withOptions,
+  role,
   action,
 }: {
   list: ListRef;
   definition: typeof CANDIDATES_LIST;
   show: FilterName[];
   withOptions?: boolean;
+  role?: Role;
   action: { label: string; cell: (row: CandidateRow) => ReactNode };
 }) {
   const filters = useSelector(list, (s) => s.context.query.filters);
@@ -100,6 +105,7 @@ function CandidateList({
         filters={filters}
         show={show}
         withOptions={withOptions}
+        role={role}
         onFilter={(next) => list.send({ type: 'list.filter', filters: next })}
       />
       <ListView<CandidateRow> list={list} definition={definition}>
@@ -248,23 +254,30 @@ const REG_CHOICES = REG_STATUSES.map((status) => ({ value: status, label: status
 
 export function RegisteredPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
+  prefetchDietChoices(role);
   const list = useCandidateList(REGISTERED_LISTS[role], {
     field: 'reg_status',
     updateStatus: updateRegStatus(role),
     confirmValues: ['unregistered'],
   });
+  // Registration is changed for the current diet only: a past diet's list is read-only.
+  const pastDiet = useSelector(list, (s) => !!s.context.query.filters.diet);
   return (
     <section>
       <Heading>Registered Candidates</Heading>
       {/* A suspended school's admin is told before they try; the server refuses anyway. */}
       <SuspendedSchoolNotice />
+      <RegistrationCountdown role={role} />
       <CandidateList
         list={list}
         definition={REGISTERED_LISTS[role]}
         show={
-          role === 'admin' ? ['search', 'school', 'course_header', 'reg_status'] : ['search', 'reg_status']
+          role === 'admin'
+            ? ['search', 'school', 'course_header', 'diet', 'reg_status']
+            : ['search', 'diet', 'reg_status']
         }
         withOptions={role === 'admin'}
+        role={role}
         action={{
           label: 'Registration',
           cell: (row) => {
@@ -276,7 +289,7 @@ export function RegisteredPage() {
                 choices={REG_CHOICES}
                 confirm={{ title: `Take ${name} off the exam?`, action: 'Unregister' }}
                 label={`Registration status of ${name}`}
-                disabled={role !== 'admin' && row.course_header.registration_status !== 'open'}
+                disabled={pastDiet || (role !== 'admin' && row.course_header.registration_status !== 'open')}
               />
             );
           },

@@ -19,6 +19,7 @@ import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 import { useList } from '../pagedList';
+import { CourseTabs } from './CourseTabs';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
 
@@ -76,6 +77,7 @@ export default function CoursesPage() {
 
   return (
     <section>
+      <CourseTabs current="courses" />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold">Course Headers</h1>
         <Button onClick={() => open(null)}>New course header</Button>

@@ -2,22 +2,20 @@ import {
   OFFENCE_LIMITS as L,
   OFFENDER_MESSAGES,
   OFFENDER_PATHS,
+  sanctionTerm,
   type OffenderRow,
 } from '../../../contract/offenders';
-import { formatDate } from '../../../contract/format';
 import { OFFENDERS_LIST } from '../../../contract/lists';
 import { recordOffence } from '../../api/offenders';
 import { DateField, TextAreaField, TextField } from '../../ui/controls';
+import { DietField, prefetchDietChoices } from '../diets/DietField';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
 /** Exam Offenders (/candidate/offender/candidate-exam-offenders, admin): the list, recording, removal. */
 
-const period = (row: OffenderRow) =>
-  `${formatDate(row.sanction_from)} to ${row.sanction_until ? formatDate(row.sanction_until) : 'indefinitely'}`;
-
 const columns: Column<OffenderRow>[] = [
   { header: 'School', cell: (row) => row.candidate.school.code },
-  { header: 'Exam', cell: (row) => row.exam },
+  { header: 'Diet', cell: (row) => row.diet.name },
   {
     header: 'Offence',
     cell: (row) => <span className="whitespace-pre-line break-words">{row.offence}</span>,
@@ -30,7 +28,7 @@ const columns: Column<OffenderRow>[] = [
     header: 'Period',
     cell: (row) => (
       <>
-        {period(row)}
+        {sanctionTerm(row)}
         <span
           className={`ml-2 rounded px-1.5 py-0.5 text-xs ${row.active ? 'bg-red-100 text-red-800' : 'bg-slate-100 text-slate-600'}`}
         >
@@ -42,6 +40,7 @@ const columns: Column<OffenderRow>[] = [
 ];
 
 export default function OffendersPage() {
+  prefetchDietChoices('admin');
   return (
     <RemovableListPage<OffenderRow>
       title="Exam Offenders"
@@ -57,7 +56,7 @@ export default function OffendersPage() {
       fields={(fieldError) => (
         <>
           <CandidateIndexField error={fieldError('candidate_index')} />
-          <TextField label="Exam" name="exam" maxLength={L.examMax} error={fieldError('exam')} />
+          <DietField role="admin" label="Diet of the offence" error={fieldError('diet')} />
           <TextAreaField
             label="Offence"
             name="offence"
@@ -71,6 +70,14 @@ export default function OffendersPage() {
             rows={2}
             maxLength={L.sanctionMax}
             error={fieldError('sanction')}
+          />
+          <TextField
+            label="Sanction runs for (diets)"
+            name="sanction_diets"
+            inputMode="numeric"
+            maxLength={2}
+            hint="A number of diets after the offence's, or leave empty and give the dates below"
+            error={fieldError('sanction_diets')}
           />
           <div className="grid gap-3 sm:grid-cols-2">
             <DateField label="Sanction from" name="sanction_from" error={fieldError('sanction_from')} />

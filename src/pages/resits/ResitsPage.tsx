@@ -1,15 +1,9 @@
-import {
-  RESIT_LIMITS as L,
-  RESIT_MESSAGES,
-  RESIT_PAPERS,
-  RESIT_PATHS,
-  type ResitRow,
-} from '../../../contract/resits';
+import { RESIT_MESSAGES, RESIT_PAPERS, RESIT_PATHS, type ResitRow } from '../../../contract/resits';
 import { RESITS_LISTS } from '../../../contract/lists';
 import type { Role } from '../../../contract/roles';
 import { addResit } from '../../api/resits';
 import { useSession } from '../../app/actors';
-import { TextField } from '../../ui/controls';
+import { DietField, prefetchDietChoices } from '../diets/DietField';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
 /**
@@ -42,12 +36,14 @@ function PapersField({ error }: { error?: string }) {
 const columnsFor = (role: Role): Column<ResitRow>[] => [
   ...(role === 'admin' ? [{ header: 'School', cell: (row: ResitRow) => row.candidate.school.code }] : []),
   { header: 'Course', cell: (row) => row.candidate.course_header },
-  { header: 'Exam', cell: (row) => row.exam },
+  { header: 'Diet', cell: (row) => row.diet.name },
   { header: 'Papers', cell: (row) => row.papers.join(', ') },
 ];
 
 export default function ResitsPage() {
   const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
+  // Asked for with the page, so the add dialog's diet field is there when it opens.
+  prefetchDietChoices(role);
   return <ResitList key={role} role={role} />;
 }
 
@@ -67,19 +63,18 @@ function ResitList({ role }: { role: Role }) {
       fields={(fieldError) => (
         <>
           <CandidateIndexField error={fieldError('candidate_index')} />
-          <TextField
-            label="Exam"
-            name="exam"
-            maxLength={L.examMax}
-            hint="e.g. May 2027 Professional Examination"
-            error={fieldError('exam')}
+          <DietField
+            role={role}
+            open
+            hint={role === 'admin' ? undefined : 'Resit entries are for the diet open for registration.'}
+            error={fieldError('diet')}
           />
           <PapersField error={fieldError('papers')} />
         </>
       )}
       empty={{ none: 'No resit candidates are listed.', noMatch: 'No resit candidate matches.' }}
       columns={columnsFor(role)}
-      rowName={(row) => `${candidateName(row.candidate)}, ${row.exam}`}
+      rowName={(row) => `${candidateName(row.candidate)}, ${row.diet.name}`}
       // A school admin's rows can be changed only while the course header's registration is open.
       lockedBecause={(row) =>
         role !== 'admin' && row.candidate.registration_status !== 'open'
@@ -88,7 +83,8 @@ function ResitList({ role }: { role: Role }) {
       }
       confirm={(row) => (
         <p>
-          Remove {candidateName(row.candidate)} ({row.candidate_index}) from the resit list for {row.exam}?
+          Remove {candidateName(row.candidate)} ({row.candidate_index}) from the resit list for{' '}
+          {row.diet.name}?
         </p>
       )}
     />

@@ -70,7 +70,7 @@ describe('mass assignment', () => {
     const response = await t.request('POST', CANDIDATE_PATHS.regStatus.admin(row.id), {
       token: tokens.admin,
       json: {
-        reg_status: row.regStatus,
+        reg_status: 'unregistered',
         verified: !row.verified,
         candidate_index: 'FAKE/0001',
         training_school_id: await schoolIdOf(t, 'CHT-CA'),

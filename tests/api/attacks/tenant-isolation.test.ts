@@ -2,7 +2,7 @@ import { eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_PATHS } from '../../../contract/candidates';
 import { candidates, files, resits } from '../../../server/db/schema';
-import { demoSignIns, fetchRaw, schoolIdOf } from '../fixtures';
+import { demoSignIns, fetchRaw, regStatusOf, schoolIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 
 /**
@@ -68,14 +68,13 @@ describe('tenant isolation', () => {
   });
 
   it("refuses to change another school's candidate, as if it did not exist", async () => {
-    const before = (await db().select().from(candidates).where(eq(candidates.id, otherCandidate)))[0];
+    const before = await regStatusOf(t, otherCandidate);
     const response = await t.request('POST', CANDIDATE_PATHS.regStatus.school_admin(otherCandidate), {
       token: school1,
-      json: { reg_status: before.regStatus === 'registered' ? 'unregistered' : 'registered' },
+      json: { reg_status: before === 'registered' ? 'unregistered' : 'registered' },
     });
     expect(response.status).toBe(404);
-    const after = (await db().select().from(candidates).where(eq(candidates.id, otherCandidate)))[0];
-    expect(after.regStatus).toBe(before.regStatus);
+    expect(await regStatusOf(t, otherCandidate)).toBe(before);
   });
 
   it("refuses to remove another school's resit entry", async () => {

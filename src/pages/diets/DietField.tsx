@@ -1,0 +1,71 @@
+import { Suspense } from 'react';
+import type { DietChoice } from '../../../contract/diets';
+import type { Role } from '../../../contract/roles';
+import { loadDietChoices } from '../../api/diets';
+import { prefetchResource, useResource } from '../../app/resource';
+import { SelectField } from '../../ui/controls';
+
+/** The diets as forms and filters offer them (one load a role, kept as every load is). */
+const key = (role: Role) => `diet-choices:${role}`;
+export const useDietChoices = (role: Role) => useResource(key(role), () => loadDietChoices(role));
+export const prefetchDietChoices = (role: Role) => prefetchResource(key(role), () => loadDietChoices(role));
+
+const label = (diet: DietChoice) =>
+  `${diet.name} (${diet.code})${diet.current ? ', current' : ''}${diet.closed ? ', closed' : ''}`;
+
+function Choices({
+  role,
+  error,
+  open,
+  hint,
+  labelText,
+}: {
+  role: Role;
+  error?: string;
+  open: boolean;
+  hint?: string;
+  labelText: string;
+}) {
+  const diets = useDietChoices(role).filter((diet) => !open || !diet.closed);
+  const current = diets.find((diet) => diet.current);
+  return (
+    <SelectField label={labelText} name="diet" defaultValue={current?.code ?? ''} error={error} hint={hint}>
+      <option value="">Choose a diet</option>
+      {diets.map((diet) => (
+        <option key={diet.code} value={diet.code}>
+          {label(diet)}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+/**
+ * A form's diet (its code), the current one chosen to begin with. `open`: only diets not closed (a resit
+ * entry is for a diet still to be sat); otherwise every diet (an offence is recorded at a past one).
+ */
+export function DietField({
+  role,
+  error,
+  open = false,
+  hint,
+  label: labelText = 'Diet',
+}: {
+  role: Role;
+  error?: string;
+  open?: boolean;
+  hint?: string;
+  label?: string;
+}) {
+  return (
+    <Suspense
+      fallback={
+        <SelectField label={labelText} name="diet" disabled>
+          <option>Loading diets…</option>
+        </SelectField>
+      }
+    >
+      <Choices role={role} error={error} open={open} hint={hint} labelText={labelText} />
+    </Suspense>
+  );
+}
