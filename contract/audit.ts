@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = {
   'candidate.updated': 'candidate',
   'candidate.verification_changed': 'candidate',
   'candidate.reg_status_changed': 'candidate',
+  'bulk_indexing.checked': 'bulk_batch',
   'exam_offence.recorded': 'exam_offence',
   'exam_offence.removed': 'exam_offence',
   'resit.added': 'resit',

@@ -1,6 +1,7 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { appMachine } from '../machines/app.machine';
 import { candidateFormMachine } from '../machines/candidateForm.machine';
+import { bulkImportMachine } from '../machines/bulkImport.machine';
 import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
@@ -30,6 +31,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'idle', machine: idleMachine },
   { name: 'unreadCount', machine: unreadCountMachine },
   { name: 'registrationWindow', machine: registrationWindowMachine },
+  { name: 'bulkImport', machine: bulkImportMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },

@@ -10,7 +10,7 @@ import { describeError, type Logger } from './http/log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
 import type { Route } from './http/route';
-import { takesFiles } from './http/validate';
+import { bodyLimitOfForm, takesFiles } from './http/validate';
 import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
 
@@ -57,9 +57,14 @@ const tooLargeUpload = bodyLimit({
  */
 function bodyLimitOf(handlers: Route['handlers']): MiddlewareHandler<AppEnv> {
   if (!takesFiles(handlers)) return tooLarge;
+  // A form that says its own limit (bulk indexing's CSV and zip) has it; it alone.
+  const own = bodyLimitOfForm(handlers);
+  const upload = own
+    ? bodyLimit({ maxSize: own, onError: (c) => refuse(c, 413, 'The request is too large.') })
+    : tooLargeUpload;
   return (c, next) =>
     (c.req.header('content-type') ?? '').startsWith('multipart/form-data')
-      ? tooLargeUpload(c, next)
+      ? upload(c, next)
       : tooLarge(c, next);
 }
 

@@ -10,7 +10,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
 import type { Storage } from './storage/storage';
-import { runUpkeep } from './upkeep';
+import { startJobs, type Jobs, type JobsOptions } from './jobs/queue';
 
 export interface Portal {
   url: string;
@@ -18,6 +18,7 @@ export interface Portal {
   mailer: Mailer;
   storage: Storage;
   seeded: boolean;
+  jobs: Jobs;
   close(): Promise<void>;
 }
 
@@ -31,19 +32,21 @@ export interface StartOptions {
   demo?: 'living' | 'sign-ins';
   /** The server's clock (tests set it to decide registration windows to the second). */
   clock?: () => Date;
+  /** The job queue's polling and scheduling (tests poll faster). */
+  jobs?: JobsOptions;
 }
 
 /** Opens the database, migrates, seeds what is needed, and listens. */
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<Portal> {
   const log = options.log ?? createLogger(config.logRequests);
-  const database = await openDatabase(
+  const target: DatabaseTarget =
     options.database ??
-      (config.databaseUrl
-        ? { driver: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
-        : { driver: 'pglite', dataDir: config.dataDir }),
-  );
+    (config.databaseUrl
+      ? { driver: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
+      : { driver: 'pglite', dataDir: config.dataDir });
+  const database = await openDatabase(target);
   let server: ServerType | null = null;
-  let stopUpkeep = async () => {};
+  let jobs: Jobs | null = null;
   let closeStorage = () => {};
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -71,22 +74,20 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const seeded = mayseed && (await isEmpty(database.db));
     if (seeded && options.demo === 'sign-ins') await seedSignIns(database.db);
     else if (seeded) log.info('demo.seeded', { ...(await seedDemo(database.db, { storage, log })) });
-    // Hourly upkeep (server/upkeep.ts). The first run goes after the portal listens, so it never delays
-    // the start; closing stops the timers and waits for a run in progress, which must not meet a
-    // closed database.
-    let upkeepRun: Promise<void> = Promise.resolve();
-    const upkeep = () => {
-      upkeepRun = runUpkeep({ database, storage, log });
-    };
-    const firstUpkeep = setTimeout(upkeep, 1000).unref();
-    const hourly = setInterval(upkeep, 60 * 60 * 1000).unref();
-    stopUpkeep = async () => {
-      clearTimeout(firstUpkeep);
-      clearInterval(hourly);
-      await upkeepRun;
-    };
+    // Background jobs (server/jobs/): the upkeep, the registration reminders. Closing stops the queue
+    // and waits for a job in progress, which must not meet a closed database.
+    const clock = options.clock ?? (() => new Date());
+    jobs = await startJobs(
+      target.driver === 'postgres'
+        ? { driver: 'postgres', url: target.url }
+        : { driver: 'pglite', pglite: database.pglite! },
+      { database, storage, mailer, log, clock },
+      options.jobs,
+    );
+    // The first upkeep soon after the start (one, however many processes start at once).
+    await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
 
-    const app = createApp({ config, database, mailer, storage, log, clock: options.clock });
+    const app = createApp({ config, database, mailer, storage, log, clock, jobs });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
       server.once('error', reject);
@@ -99,9 +100,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       mailer,
       storage,
       seeded,
+      jobs,
       close() {
         closing ??= (async () => {
-          await stopUpkeep();
+          await jobs?.stop();
           await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
           mailer.close();
           closeStorage();
@@ -111,7 +113,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       },
     };
   } catch (error) {
-    await stopUpkeep();
+    await jobs?.stop();
     (server as ServerType | null)?.close();
     closeStorage();
     await database.close();

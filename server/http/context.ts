@@ -6,6 +6,7 @@ import type { Storage, WithStorage } from '../storage/storage';
 import type { Actor } from '../audit';
 import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
+import type { Jobs } from '../jobs/queue';
 import type { Logger } from './log';
 import type { Role } from '../../contract/roles';
 
@@ -22,6 +23,8 @@ export interface Deps {
    * their own, to decide a window to the second; the portal uses the real time.
    */
   clock?: () => Date;
+  /** The job queue (server/jobs/): a route that starts background work sends it here. */
+  jobs?: Jobs;
 }
 
 export interface Caller {

@@ -111,7 +111,7 @@ const isJson = (c: AppContext) => jsonType.test((c.req.header('content-type') ??
 function validated<T extends Target, Output>(
   target: T,
   check: Check<Output>,
-  { files = false }: { files?: boolean } = {},
+  { files = false, maxBytes }: { files?: boolean; maxBytes?: number } = {},
 ): Valid<T, Output> {
   const store = (c: AppContext, value: Output) => c.req.addValidatedData(target, value as object);
   const run = async (value: unknown, c: AppContext) => {
@@ -142,10 +142,15 @@ function validated<T extends Target, Output>(
       await next();
     }
   });
-  return Object.assign(middleware, { [TAKES_FILES]: files }) as Valid<T, Output>;
+  return Object.assign(middleware, { [TAKES_FILES]: files, [MAX_BYTES]: maxBytes }) as Valid<T, Output>;
 }
 
 const TAKES_FILES = Symbol('takes files');
+const MAX_BYTES = Symbol('body limit');
+
+/** The larger body a route's form allows (bulk indexing's zip), if it says one. */
+export const bodyLimitOfForm = (handlers: readonly unknown[]): number | undefined =>
+  handlers.map((handler) => (handler as { [MAX_BYTES]?: number })[MAX_BYTES]).find((limit) => limit);
 
 /**
  * Whether a route's handlers read a form with files: only such a route reads multipart bodies, and
@@ -205,4 +210,5 @@ export function form<Output, F extends string = never>(
  * A form with files whose whole check is the caller's (it reads the database too, as the candidate
  * form does); it throws Invalid itself.
  */
-export const checkedForm = <Output>(check: Check<Output>) => validated('form', check, { files: true });
+export const checkedForm = <Output>(check: Check<Output>, { maxBytes }: { maxBytes?: number } = {}) =>
+  validated('form', check, { files: true, maxBytes });

@@ -15,7 +15,7 @@ export const CSV_BATCH = 500;
  * `+`, `-`, `@`, a tab or a carriage return (OWASP's CSV injection list), so a spreadsheet never runs a
  * name or an offence typed as a formula. Numbers are numbers, not text, and are left as they are.
  */
-const CSV_OPTIONS = { escape_formulas: true, record_delimiter: 'windows' } as const;
+export const CSV_OPTIONS = { escape_formulas: true, record_delimiter: 'windows' } as const;
 
 /**
  * Every row of the request's query as CSV, streamed: the header row (in the board's words), then one

@@ -1,6 +1,7 @@
 import type { Route } from '../http/route';
 import { listRoutes } from '../lists';
 import { authRoutes } from './auth';
+import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
 import { dietRoutes } from './diets';
@@ -32,6 +33,7 @@ export const API_ROUTES: readonly Route[] = [
   ...notificationRoutes,
   ...messageBoardRoutes,
   ...candidateRoutes,
+  ...bulkIndexingRoutes,
   ...boardRegistrationRoutes,
   ...schoolRegistrationRoutes,
   ...offenderRoutes,

@@ -2,8 +2,8 @@ import { fromPromise } from 'xstate';
 import { listParams, type ListDefinition } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import type { ListQuery } from '../../machines/list.machine';
-import { apiUrl, call, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
-import { readToken } from './cookies';
+import { downloadCsv } from './download';
+import { call } from './client';
 
 /**
  * A list machine's fetchPage for a list: its definition's path, asked for the query's page, search,
@@ -30,31 +30,6 @@ export function csvExporter<Row>(definition: ListDefinition<Row>) {
   return fromPromise<void, ListQuery>(async ({ input }) => {
     const params = listParams(definition as ListDefinition<unknown>, { ...input, page: 1 });
     params.set('format', 'csv');
-    const token = readToken();
-    let response: Response;
-    try {
-      response = await fetch(apiUrl(`${definition.path}?${params}`), {
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
-      });
-    } catch {
-      throw NETWORK_FAILURE;
-    }
-    if (!response.ok) {
-      const failure = failureFromBody(response.status, await response.json().catch(() => null));
-      noticeUnauthenticated(failure);
-      throw failure;
-    }
-    const blob = await response.blob();
-    const disposition = response.headers.get('content-disposition') ?? '';
-    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${definition.name}.csv`;
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = name;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // After the browser has taken the file.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    await downloadCsv(`${definition.path}?${params}`, `${definition.name}.csv`);
   });
 }

@@ -16,6 +16,7 @@ const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
 const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
 const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
 const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
+const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
@@ -56,6 +57,7 @@ export const SHELL_PAGES: ShellPage[] = [
   })),
   // Pages under a sidebar entry, reached from it (the Course Headers page's tabs).
   { path: '/courses/diets', roles: ['admin'], render: () => <DietsPage /> },
+  { path: '/candidate/index-a-candidate/bulk', roles: ['admin'], render: () => <BulkIndexPage /> },
 ];
 
 /** The page for a path: the exact entry, or the longest entry the path sits under. */

@@ -5,6 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../../server/config';
 import { MIGRATIONS_DIR, openDatabase } from '../../server/db/client';
+import { JOBS } from '../../server/jobs';
+import { startJobs, type JobsOptions } from '../../server/jobs/queue';
 import { startPortal, type Portal } from '../../server/portal';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 
@@ -17,6 +19,8 @@ export interface TestPortal {
   portal: Portal;
   url: string;
   dataDir: string;
+  /** The test's own PostgreSQL database, or null on PGlite. */
+  databaseUrl: string | null;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   /** The newest sign-in code mailed to this address. */
   readCode(email: string): string;
@@ -58,6 +62,8 @@ export async function createPostgresDatabase(serverUrl: string) {
   };
 }
 
+const QUIET_LOG = { info: () => {}, error: () => {} };
+
 /**
  * A migrated, empty PGlite dumped once per set of migrations and loaded by every test file: opening a
  * new PGlite and migrating it costs seconds, loading the dump a fraction of that.
@@ -68,12 +74,27 @@ export async function pgliteTemplate() {
   const key = createHash('sha256')
     .update(journal)
     .update(sql.map((f) => fs.readFileSync(path.join(MIGRATIONS_DIR, f))).join('\n'))
+    // The job queues are in the dump too: a new job kind makes a new one.
+    .update(Object.keys(JOBS).join(','))
     .digest('hex')
     .slice(0, 16);
   const file = path.join(os.tmpdir(), `portal-pglite-template-${key}.tar.gz`);
   if (!fs.existsSync(file)) {
     const handle = await openDatabase({ driver: 'pglite-memory' });
     await handle.migrate();
+    // pg-boss's schema and the portal's queues too (each portal would otherwise make them at its start).
+    const jobs = await startJobs(
+      { driver: 'pglite', pglite: handle.pglite! },
+      {
+        database: handle,
+        storage: null as never,
+        mailer: null as never,
+        log: QUIET_LOG,
+        clock: () => new Date(),
+      },
+      { schedule: false },
+    );
+    await jobs.stop();
     const dump = await handle.pglite!.dumpDataDir('gzip');
     await handle.close();
     const partial = `${file}.${process.pid}`;
@@ -104,7 +125,7 @@ export function readMailedCode(dataDir: string, email: string): string {
  */
 export async function startTestPortal(
   env: Record<string, string> = {},
-  { livingDemo = false, clock }: { livingDemo?: boolean; clock?: () => Date } = {},
+  { livingDemo = false, clock, jobs }: { livingDemo?: boolean; clock?: () => Date; jobs?: JobsOptions } = {},
 ): Promise<TestPortal> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const serverUrl = process.env.DATABASE_URL;
@@ -121,6 +142,7 @@ export async function startTestPortal(
   const portal = await startPortal(config, {
     demo: livingDemo ? 'living' : 'sign-ins',
     clock,
+    jobs,
     database: postgres
       ? { driver: 'postgres', url: postgres.url }
       : { driver: 'pglite-memory', loadDataDir: await pgliteTemplate() },
@@ -163,6 +185,7 @@ export async function startTestPortal(
     portal,
     url: portal.url,
     dataDir,
+    databaseUrl: postgres?.url ?? null,
     request,
     readCode,
     signIn,

@@ -8,6 +8,7 @@ import {
   throttleHits,
   users,
 } from './auth';
+import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
@@ -23,6 +24,7 @@ import { trainingSchools } from './schools';
  */
 export * from './audit';
 export * from './auth';
+export * from './bulk';
 export * from './candidates';
 export * from './courses';
 export * from './diets';
@@ -54,4 +56,5 @@ export const schema = {
   registrations,
   registrationReminders,
   schoolNotices,
+  bulkBatches,
 };

@@ -47,6 +47,13 @@ export function IndexFormPage() {
   return (
     <section>
       <Heading>Candidate Index Form</Heading>
+      <p className="mb-4 text-slate-600">
+        Many candidates at once?{' '}
+        <Link href="/candidate/index-a-candidate/bulk" className="text-brand-700 underline">
+          Index candidates from a CSV file
+        </Link>
+        .
+      </p>
       <LoadBoundary>
         <CandidateFormLoader onIndexed={(record) => navigate(`${EDIT_PATH}?id=${record.id}`)} />
       </LoadBoundary>

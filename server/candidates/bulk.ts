@@ -1,0 +1,327 @@
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { eq, sql } from 'drizzle-orm';
+import { unzipSync } from 'fflate';
+import {
+  BULK_COLUMNS,
+  BULK_LIMITS as L,
+  BULK_MESSAGES as M,
+  type BulkProblem,
+  type BulkReport,
+} from '../../contract/bulkIndexing';
+import { UPLOAD_FIELDS, CANDIDATE_RULE_MESSAGES as R, type UploadField } from '../../contract/candidates';
+import { parseBoardDate } from '../../contract/dates';
+import { audit, userOf, type Actor } from '../audit';
+import type { Database } from '../db/client';
+import { bulkBatches, candidates, files } from '../db/schema';
+import { Invalid, NotFound } from '../errors';
+import { CSV_OPTIONS } from '../lists/csv';
+import { newKey, type WithStorage } from '../storage/storage';
+import { checkCandidateForm } from './form';
+import { candidateBySubmissionKey, indexCandidate } from './service';
+
+/**
+ * Bulk indexing (contract/bulkIndexing.ts): the dry run checks every row with the candidate form's own
+ * check (server/candidates/form.ts), so a row is refused in the words the form would use; the import
+ * indexes each good row as the form does (server/candidates/service.ts indexCandidate: the next index
+ * number, its files, its audit entry, one transaction a candidate, so a failure leaves no candidate half
+ * indexed), under a submission key of its own (`bulk:<batch>:<row>`), so a chunk sent again indexes
+ * nobody twice.
+ */
+
+type Batch = typeof bulkBatches.$inferSelect;
+
+/** Rows read from the CSV: the template's columns only, each value as text. */
+function readCsv(bytes: Uint8Array): Record<string, string>[] {
+  let records: Record<string, string>[];
+  try {
+    records = parse(Buffer.from(bytes), {
+      bom: true,
+      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: false,
+    });
+  } catch {
+    throw new Invalid({ csv: [M.csvNotCsv] });
+  }
+  if (!records.length) throw new Invalid({ csv: [M.csvEmpty] });
+  const unknown = Object.keys(records[0]).filter(
+    (name) => !(BULK_COLUMNS as readonly string[]).includes(name),
+  );
+  if (unknown.length) throw new Invalid({ csv: [M.unknownColumns(unknown)] });
+  if (records.length > L.rows) throw new Invalid({ csv: [M.tooManyRows] });
+  return records;
+}
+
+/** The names in a zip, without reading its files. */
+function zipNames(zip: Uint8Array): Set<string> {
+  const names = new Set<string>();
+  try {
+    unzipSync(zip, {
+      filter: (file) => {
+        names.add(file.name.split('/').pop()!);
+        return false;
+      },
+    });
+  } catch {
+    throw new Invalid({ files: [M.zipNotZip] });
+  }
+  return names;
+}
+
+/** The file of each upload field of a row, by name: the one its column names, or `<row>-<field>.<ext>`. */
+function wantedFiles(row: number, record: Record<string, string>, names: Set<string>) {
+  const wanted = new Map<UploadField, string>();
+  const missing: BulkProblem[] = [];
+  for (const field of UPLOAD_FIELDS) {
+    const named = record[field]?.trim();
+    if (named) {
+      if (names.has(named)) wanted.set(field, named);
+      else missing.push({ row, field, message: M.fileMissing(named) });
+      continue;
+    }
+    const byRow = [...names].find((name) => name.replace(/\.[^.]+$/, '') === `${row}-${field}`);
+    if (byRow) wanted.set(field, byRow);
+  }
+  return { wanted, missing };
+}
+
+/** The rows' files, read from the zip (only those asked for), as the form's File parts. */
+function readFiles(zip: Uint8Array | null, names: Iterable<string>): Map<string, File> {
+  const asked = new Set(names);
+  if (!zip || !asked.size) return new Map();
+  const found = unzipSync(zip, { filter: (file) => asked.has(file.name.split('/').pop()!) });
+  return new Map(
+    Object.entries(found).map(([path, bytes]) => {
+      const name = path.split('/').pop()!;
+      return [name, new File([bytes], name)];
+    }),
+  );
+}
+
+/** The form body of a row: its text under the form's names, and its files. */
+function bodyOf(record: Record<string, string>, wanted: Map<UploadField, string>, read: Map<string, File>) {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record)) {
+    if (!(UPLOAD_FIELDS as readonly string[]).includes(name) && value !== '') body[name] = value;
+  }
+  // The date of birth as the board writes it (DD/MM/YYYY), or as the form sends it (YYYY-MM-DD).
+  if (typeof body.date_of_birth === 'string')
+    body.date_of_birth = parseBoardDate(body.date_of_birth) ?? body.date_of_birth;
+  for (const [field, name] of wanted) {
+    const file = read.get(name);
+    if (file) body[field] = file;
+  }
+  return body;
+}
+
+const problemsOf = (row: number, error: unknown): BulkProblem[] => {
+  if (!(error instanceof Invalid)) throw error;
+  if (typeof error.fields === 'string') return [{ row, field: '', message: error.fields }];
+  return Object.entries(error.fields).flatMap(([field, messages]) =>
+    messages.map((message) => ({ row, field, message })),
+  );
+};
+
+/** The same person twice in one file (the duplicate rule's own columns). */
+const personKey = (record: Record<string, string>) =>
+  [record.school_code, record.course_header, record.first_name, record.last_name, record.date_of_birth]
+    .map((value) => (value ?? '').trim().toLowerCase())
+    .join('|');
+
+/** Rows at a time whose files are read from the zip together (a bound on memory). */
+const READ_TOGETHER = 200;
+
+/** The dry run: every row checked as the form checks it; the batch kept for the import. */
+export async function stageBatch(
+  { db, storage, log }: WithStorage,
+  actor: Actor,
+  upload: { csv: File; zip: File | null },
+): Promise<BulkReport> {
+  const records = readCsv(new Uint8Array(await upload.csv.arrayBuffer()));
+  const zip = upload.zip ? new Uint8Array(await upload.zip.arrayBuffer()) : null;
+  const names = zip ? zipNames(zip) : new Set<string>();
+
+  const problems: BulkProblem[] = [];
+  const good: number[] = [];
+  const seen = new Map<string, number>();
+  for (let start = 0; start < records.length; start += READ_TOGETHER) {
+    const slice = records.slice(start, start + READ_TOGETHER).map((record, i) => ({
+      row: start + i + 1,
+      record,
+      ...wantedFiles(start + i + 1, record, names),
+    }));
+    const read = readFiles(
+      zip,
+      slice.flatMap((entry) => [...entry.wanted.values()]),
+    );
+    for (const { row, record, wanted, missing } of slice) {
+      const found: BulkProblem[] = [...missing];
+      try {
+        await checkCandidateForm(db, bodyOf(record, wanted, read));
+      } catch (error) {
+        found.push(...problemsOf(row, error));
+      }
+      const person = personKey(record);
+      const earlier = seen.get(person);
+      if (earlier === undefined) seen.set(person, row);
+      else if (!found.some((problem) => problem.message === R.duplicate)) {
+        found.push({ row, field: 'first_name', message: M.duplicateInFile });
+      }
+      if (found.length) problems.push(...found);
+      else good.push(row);
+    }
+  }
+
+  let zipKey: string | null = null;
+  if (zip && good.length) {
+    zipKey = newKey('bulk-batches', 'zip');
+    await storage.put(zipKey, zip, 'application/zip');
+  }
+  try {
+    const id = await db.transaction(async (tx) => {
+      if (zipKey) {
+        await tx.insert(files).values({
+          key: zipKey,
+          kind: 'bulk_batch',
+          ownerId: userOf(actor),
+          contentType: 'application/zip',
+          size: zip!.byteLength,
+        });
+      }
+      const [batch] = await tx
+        .insert(bulkBatches)
+        .values({ createdBy: userOf(actor), rows: records, problems, goodRows: good, zipKey })
+        .returning({ id: bulkBatches.id });
+      await audit(tx, actor, {
+        action: 'bulk_indexing.checked',
+        entityId: batch.id,
+        after: { rows: records.length, good: good.length, problems: problems.length },
+      });
+      return batch.id;
+    });
+    return loadReport(db, id);
+  } catch (error) {
+    if (zipKey) await storage.remove(zipKey).catch((cause) => log.error('bulk.zip_not_removed', { cause }));
+    throw error;
+  }
+}
+
+function toReport(batch: Batch): BulkReport {
+  return {
+    id: batch.id,
+    rows: batch.rows.length,
+    good: batch.goodRows.length,
+    problems: batch.problems,
+    indexed: batch.indexed,
+    imported_through: batch.importedThrough,
+    finished: batch.finished,
+  };
+}
+
+async function batchOf(db: Database, id: number, lock = false): Promise<Batch> {
+  const query = db.select().from(bulkBatches).where(eq(bulkBatches.id, id));
+  const [batch] = lock ? await query.for('update') : await query;
+  if (!batch) throw new NotFound(M.notFound);
+  return batch;
+}
+
+export const loadReport = async (db: Database, id: number) => toReport(await batchOf(db, id));
+
+/**
+ * Indexes the good rows `from` to `from + count - 1` not indexed yet, each as the form would, and
+ * records the progress. A row that fails now (a duplicate indexed since the dry run, a course header
+ * closed) is added to the report and the rest go on.
+ */
+export async function importChunk(
+  withStorage: WithStorage,
+  actor: Actor,
+  id: number,
+  range: { from: number; count: number },
+): Promise<{ report: BulkReport; indexed: number }> {
+  const { db, storage } = withStorage;
+  const batch = await batchOf(db, id);
+  const done = new Set(batch.indexed.map((entry) => entry.row));
+  const rows = batch.goodRows.filter(
+    (row) => row >= range.from && row < range.from + range.count && !done.has(row),
+  );
+  const zip = batch.zipKey && rows.length ? ((await storage.get(batch.zipKey))?.bytes ?? null) : null;
+  const names = zip ? zipNames(zip) : new Set<string>();
+  const planned = rows.map((row) => ({
+    row,
+    record: batch.rows[row - 1],
+    ...wantedFiles(row, batch.rows[row - 1], names),
+  }));
+  const read = readFiles(
+    zip,
+    planned.flatMap((entry) => [...entry.wanted.values()]),
+  );
+
+  const indexed: { row: number; candidate_index: string }[] = [];
+  const problems: BulkProblem[] = [];
+  for (const { row, record, wanted } of planned) {
+    const key = `bulk:${id}:${row}`;
+    try {
+      const again = await candidateBySubmissionKey(db, key);
+      const candidateId =
+        again ??
+        (await indexCandidate(
+          withStorage,
+          actor,
+          await checkCandidateForm(db, bodyOf(record, wanted, read)),
+          key,
+        ));
+      const [{ index }] = await db
+        .select({ index: candidates.candidateIndex })
+        .from(candidates)
+        .where(eq(candidates.id, candidateId));
+      indexed.push({ row, candidate_index: index });
+    } catch (error) {
+      problems.push(...problemsOf(row, error));
+    }
+  }
+
+  // The progress, merged under the batch's lock: two chunks answered at once both count, once each.
+  const report = await db.transaction(async (tx) => {
+    const locked = await batchOf(tx, id, true);
+    const byRow = new Map(locked.indexed.map((entry) => [entry.row, entry]));
+    for (const entry of indexed) byRow.set(entry.row, entry);
+    const through = Math.min(
+      locked.rows.length,
+      Math.max(locked.importedThrough, range.from + range.count - 1),
+    );
+    const finished = through >= locked.rows.length;
+    const [updated] = await tx
+      .update(bulkBatches)
+      .set({
+        indexed: [...byRow.values()].sort((a, b) => a.row - b.row),
+        problems: [...locked.problems, ...problems],
+        importedThrough: through,
+        finished,
+        zipKey: finished ? null : locked.zipKey,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(bulkBatches.id, id))
+      .returning();
+    // Finished: the zip has served; its file goes (the sweep would take it too, having no row).
+    if (finished && locked.zipKey) await tx.delete(files).where(eq(files.key, locked.zipKey));
+    return { report: toReport(updated), zipGone: finished ? locked.zipKey : null };
+  });
+  if (report.zipGone) await storage.remove(report.zipGone).catch(() => {});
+  return { report: report.report, indexed: indexed.length };
+}
+
+/** The report as CSV: each problem, and each row indexed with its index number. */
+export function reportCsv(report: BulkReport): string {
+  const lines: (string | number)[][] = [
+    ...report.problems.map((problem) => [problem.row, problem.field, problem.message, '']),
+    ...report.indexed.map((entry) => [entry.row, '', 'Indexed', entry.candidate_index]),
+  ].sort((a, b) => Number(a[0]) - Number(b[0]));
+  return '\uFEFF' + stringify([['Row', 'Field', 'Message', 'Index number'], ...lines], CSV_OPTIONS);
+}
+
+/** The template: the columns, and one example row. */
+export function templateCsv(example: Readonly<Record<string, string>>): string {
+  return stringify([[...BULK_COLUMNS], BULK_COLUMNS.map((column) => example[column] ?? '')], CSV_OPTIONS);
+}

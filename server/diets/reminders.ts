@@ -1,0 +1,167 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { REMINDER_HOURS, formatCountdown } from '../../contract/diets';
+import { formatDateTime } from '../../contract/format';
+import type { Database } from '../db/client';
+import { diets, registrationReminders, schoolNotices, trainingSchools, users } from '../db/schema';
+import type { Logger } from '../http/log';
+import type { Mailer } from '../mail/mailer';
+
+/**
+ * The closing reminders (issue 11): 72 and 24 hours before a school's registration closes (the diet's
+ * close, or the school's extension), each school that still has verified candidates unregistered for
+ * the current diet is told, on its dashboard and by mail to its active admins. Run by the job queue
+ * every quarter of an hour (server/jobs/); safe to run twice at once, on two processes, or again after
+ * a crash:
+ * - one reminder a diet, school, threshold and closing moment: the insert that records it is the check
+ *   (`on conflict do nothing`), so only one run writes it and its notice;
+ * - the mail is sent from the recorded reminders not yet mailed, each row locked while it is mailed
+ *   (`skip locked`: another run takes the others), and marked mailed in the same transaction. A crash
+ *   between the send and the commit mails that school again on the next run: once too often rather
+ *   than never.
+ */
+
+/**
+ * Of the thresholds a close is within, the nearest is recorded: a school first found 20 hours before its
+ * close is told once that it closes in 20 hours, not twice.
+ */
+const THRESHOLDS = [...REMINDER_HOURS].sort((a, b) => a - b);
+
+export interface RemindersRun {
+  recorded: number;
+  mailed: number;
+}
+
+export async function sendRegistrationReminders(
+  { db, mailer, log }: { db: Database; mailer: Mailer; log: Logger },
+  now: Date,
+): Promise<RemindersRun> {
+  const recorded = await recordDueReminders(db, now);
+  const mailed = await mailPendingReminders(db, mailer, log);
+  return { recorded, mailed };
+}
+
+/** Records the reminders due at `now` and writes each one's dashboard notice, in one transaction. */
+async function recordDueReminders(db: Database, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const moment = now.toISOString();
+    // The thresholds are the contract's constants, not input.
+    const thresholds = sql.raw(`array[${THRESHOLDS.join(', ')}]::int[]`);
+    // The schools still to register someone: verified candidates with no registration for the diet.
+    const { rows } = (await tx.execute(sql`
+      with diet as (
+        select id, registration_opens_at, registration_closes_at from ${diets}
+        where current and closed_at is null and registration_opens_at <= ${moment}::timestamptz
+      ),
+      waiting as (
+        select c.training_school_id as school, count(*)::int as unregistered
+        from candidates c, diet
+        where c.verified and not exists (
+          select 1 from registrations g
+          where g.diet_id = diet.id and g.candidate_id = c.id and g.reg_status = 'registered')
+        group by c.training_school_id
+      ),
+      closing as (
+        select diet.id as diet_id, w.school, w.unregistered,
+               coalesce(greatest(e.until, diet.registration_closes_at), diet.registration_closes_at) as closes_at
+        from diet cross join waiting w
+        join training_schools s on s.id = w.school and s.status = 'active'
+        left join diet_extensions e on e.diet_id = diet.id and e.training_school_id = w.school
+      ),
+      due as (
+        select diet_id, school, unregistered, closes_at,
+               (select min(h) from unnest(${thresholds}) as h
+                where closes_at - make_interval(hours => h) <= ${moment}::timestamptz) as hours
+        from closing where closes_at > ${moment}::timestamptz
+      )
+      insert into registration_reminders (diet_id, training_school_id, hours_before, closes_at, unregistered)
+      select diet_id, school, hours, closes_at, unregistered from due where hours is not null
+      on conflict do nothing
+      returning diet_id, training_school_id, hours_before, closes_at, unregistered`)) as unknown as {
+      rows: {
+        diet_id: number;
+        training_school_id: number;
+        hours_before: number;
+        closes_at: string | Date;
+        unregistered: number;
+      }[];
+    };
+    if (!rows.length) return 0;
+    const [diet] = await tx.select({ name: diets.name }).from(diets).where(eq(diets.id, rows[0].diet_id));
+    await tx.insert(schoolNotices).values(
+      rows.map((row) => {
+        const closes = new Date(row.closes_at);
+        const count =
+          row.unregistered === 1 ? '1 verified candidate is' : `${row.unregistered} verified candidates are`;
+        return {
+          trainingSchoolId: row.training_school_id,
+          kind: 'registration.reminder',
+          title: `Registration for ${diet.name} closes in ${formatCountdown(closes.getTime() - now.getTime())}`,
+          body: `${count} not registered yet. Registration closes at ${formatDateTime(closes)} (Lagos time).`,
+        };
+      }),
+    );
+    return rows.length;
+  });
+}
+
+/** Mails the recorded reminders not yet mailed to their schools' active admins. */
+async function mailPendingReminders(db: Database, mailer: Mailer, log: Logger): Promise<number> {
+  return db.transaction(async (tx) => {
+    const pending = await tx
+      .select({
+        dietId: registrationReminders.dietId,
+        schoolId: registrationReminders.trainingSchoolId,
+        hoursBefore: registrationReminders.hoursBefore,
+        closesAt: registrationReminders.closesAt,
+        unregistered: registrationReminders.unregistered,
+      })
+      .from(registrationReminders)
+      .where(isNull(registrationReminders.mailedAt))
+      .limit(100)
+      .for('update', { skipLocked: true });
+    if (!pending.length) return 0;
+    const schoolIds = [...new Set(pending.map((row) => row.schoolId))];
+    const admins = await tx
+      .select({ email: users.email, schoolId: users.trainingSchoolId, school: trainingSchools.name })
+      .from(users)
+      .innerJoin(trainingSchools, eq(trainingSchools.id, users.trainingSchoolId))
+      .where(
+        and(
+          eq(users.role, 'school_admin'),
+          eq(users.active, true),
+          inArray(users.trainingSchoolId, schoolIds),
+        ),
+      );
+    const dietNames = new Map(
+      (await tx.select({ id: diets.id, name: diets.name }).from(diets)).map((row) => [row.id, row.name]),
+    );
+    for (const reminder of pending) {
+      const diet = dietNames.get(reminder.dietId)!;
+      for (const admin of admins.filter((row) => row.schoolId === reminder.schoolId)) {
+        await mailer.send({
+          to: admin.email,
+          kind: 'registration reminder',
+          subject: `Registration for ${diet} closes in ${reminder.hoursBefore} hours`,
+          text: [
+            `${admin.school} still has ${reminder.unregistered} verified candidate${reminder.unregistered === 1 ? '' : 's'} not registered for ${diet}.`,
+            `Registration closes at ${formatDateTime(reminder.closesAt)} (Lagos time).`,
+            'Sign in to the portal and open Registered Candidates to register them.',
+          ].join('\n\n'),
+        });
+      }
+      await tx
+        .update(registrationReminders)
+        .set({ mailedAt: sql`now()` })
+        .where(
+          and(
+            eq(registrationReminders.dietId, reminder.dietId),
+            eq(registrationReminders.trainingSchoolId, reminder.schoolId),
+            eq(registrationReminders.hoursBefore, reminder.hoursBefore),
+            eq(registrationReminders.closesAt, reminder.closesAt),
+          ),
+        );
+    }
+    log.info('registration.reminders_mailed', { reminders: pending.length });
+    return pending.length;
+  });
+}

@@ -1,0 +1,91 @@
+import type { PGlite } from '@electric-sql/pglite';
+import PgBoss from 'pg-boss';
+import { BOARD_TIME_ZONE } from '../../contract/format';
+import { describeError } from '../http/log';
+import { JOBS, type JobContext, type JobName } from './index';
+
+/**
+ * Background work on pg-boss (docs/decisions.md "Background jobs"): a queue per job kind in JOBS, its
+ * worker, and its cron schedule, in the database the portal already has. On PostgreSQL pg-boss keeps its
+ * own small pool; on the embedded PGlite it runs its SQL through the portal's PGlite (`executeSql`
+ * below), so `npm start` needs nothing more. Two API processes on one PostgreSQL share the queue: a job
+ * is fetched by one of them (`skip locked`), a cron fires once a minute across both.
+ */
+
+export interface Jobs {
+  /** Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op. */
+  send(name: JobName, data?: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /** Stops taking jobs and waits for those running (before the database closes). */
+  stop(): Promise<void>;
+  boss: PgBoss;
+}
+
+export type JobsConnection = { driver: 'postgres'; url: string } | { driver: 'pglite'; pglite: PGlite };
+
+export interface JobsOptions {
+  /** How often an idle worker asks for work (seconds). */
+  pollingIntervalSeconds?: number;
+  /** Whether this process runs the cron schedules (every process may; pg-boss keeps it to one a minute). */
+  schedule?: boolean;
+}
+
+const SCHEMA = 'pgboss';
+
+/**
+ * pg-boss's `db` option over PGlite: statements with parameters as one prepared statement; pg-boss's own
+ * scripts (its schema, its locked maintenance) are several statements in one text, which only PGlite's
+ * `exec` runs. The answer is the last statement's that returned rows, as pg's would be for one.
+ */
+function pgliteExecutor(pglite: PGlite) {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values?.length) return pglite.query(text, values);
+      const results = await pglite.exec(text);
+      return [...results].reverse().find((result) => result.fields.length > 0) ?? { rows: [], fields: [] };
+    },
+  };
+}
+
+export async function startJobs(
+  connection: JobsConnection,
+  context: JobContext,
+  { pollingIntervalSeconds = 2, schedule = true }: JobsOptions = {},
+): Promise<Jobs> {
+  const { log } = context;
+  const boss = new PgBoss({
+    ...(connection.driver === 'postgres'
+      ? { connectionString: connection.url, max: 3, application_name: 'portal-jobs' }
+      : { db: pgliteExecutor(connection.pglite) }),
+    schema: SCHEMA,
+    schedule,
+    // Finished jobs are kept a week for whoever looks into one, then dropped.
+    archiveCompletedAfterSeconds: 24 * 3600,
+    deleteAfterDays: 7,
+  });
+  boss.on('error', (error) => log.error('jobs.error', describeError(error)));
+  await boss.start();
+
+  for (const [name, job] of Object.entries(JOBS) as [JobName, (typeof JOBS)[JobName]][]) {
+    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 60, retryBackoff: true });
+    await boss.work(name, { pollingIntervalSeconds, batchSize: 1 }, async ([received]) => {
+      const started = performance.now();
+      try {
+        await (job.run as (context: JobContext, data: unknown) => Promise<unknown>)(context, received.data);
+        log.info('job.done', { name, id: received.id, ms: Math.round(performance.now() - started) });
+      } catch (error) {
+        // Thrown on, so pg-boss retries it (retryLimit); every job is safe to run again.
+        log.error('job.failed', { name, id: received.id, ...describeError(error) });
+        throw error;
+      }
+    });
+    if (schedule && 'cron' in job) {
+      await boss.schedule(name, job.cron, undefined, { tz: BOARD_TIME_ZONE, singletonKey: name });
+    }
+  }
+
+  return {
+    boss,
+    send: (name, data = {}, options = {}) => boss.send(name, data, options),
+    stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
+  };
+}

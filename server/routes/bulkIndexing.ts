@@ -1,0 +1,74 @@
+import vine from '@vinejs/vine';
+import { boardToday } from '../boardDate';
+import { BULK_EXAMPLE, BULK_LIMITS as L, BULK_MESSAGES as M, BULK_PATHS } from '../../contract/bulkIndexing';
+import { formValidator } from '../../contract/formValidator';
+import { importChunk, loadReport, reportCsv, stageBatch, templateCsv } from '../candidates/bulk';
+import { Invalid } from '../errors';
+import { actorOf, dbOf, withStorage, type AppContext } from '../http/context';
+import { idOf } from '../http/params';
+import { ok } from '../http/respond';
+import { ADMIN, get, post, type Route } from '../http/route';
+import { checkedForm, json } from '../http/validate';
+
+const batchId = (c: AppContext) => idOf(c, M.notFound);
+
+/** A CSV download: no cache between the portal and the browser keeps it (names, schools). */
+const csvDownload = (text: string, name: string) =>
+  new Response(text, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${name}-${boardToday()}.csv"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+
+/** The two files, checked for what they are before a row is read: the rows are checked by the service. */
+const stagedFiles = checkedForm(
+  async (body) => {
+    const csv = body.csv instanceof File && body.csv.size > 0 ? body.csv : null;
+    const zip = body.files instanceof File && body.files.size > 0 ? body.files : null;
+    const fields: Record<string, string[]> = {};
+    if (!csv) fields.csv = [M.csvRequired];
+    else if (csv.size > L.csvBytes) fields.csv = [M.csvTooLarge];
+    if (zip && zip.size > L.zipBytes) fields.files = [M.zipTooLarge];
+    if (Object.keys(fields).length) throw new Invalid(fields);
+    return { csv: csv!, zip };
+  },
+  { maxBytes: L.csvBytes + L.zipBytes + 64 * 1024 },
+);
+
+const rangeValidator = formValidator(
+  vine.object({
+    from: vine.number({ strict: true }).withoutDecimals().range([1, L.rows]),
+    count: vine.number({ strict: true }).withoutDecimals().range([1, 200]),
+  }),
+  {
+    required: M.rangeInvalid,
+    number: M.rangeInvalid,
+    withoutDecimals: M.rangeInvalid,
+    range: M.rangeInvalid,
+  },
+);
+
+/** Bulk indexing (board admins): the template, the dry run, the import by chunks, and the report. */
+export const bulkIndexingRoutes: Route[] = [
+  get(BULK_PATHS.template, ADMIN, () => csvDownload(templateCsv(BULK_EXAMPLE), 'candidates-template')),
+
+  post(BULK_PATHS.stage, ADMIN, stagedFiles, async (c) => {
+    const report = await stageBatch(withStorage(c), actorOf(c), c.req.valid('form'));
+    return ok(c, report, M.checked(report.good, report.rows));
+  }),
+
+  get('/api/admin/bulk-indexing/:id', ADMIN, async (c) => ok(c, await loadReport(dbOf(c), batchId(c)))),
+
+  post('/api/admin/bulk-indexing/:id/import', ADMIN, json(rangeValidator), async (c) => {
+    const id = batchId(c);
+    const { report, indexed } = await importChunk(withStorage(c), actorOf(c), id, c.req.valid('json'));
+    return ok(c, report, M.imported(indexed));
+  }),
+
+  get('/api/admin/bulk-indexing/:id/report.csv', ADMIN, async (c) =>
+    csvDownload(reportCsv(await loadReport(dbOf(c), batchId(c))), `bulk-indexing-${batchId(c)}`),
+  ),
+];
