@@ -42,6 +42,15 @@ export const BROADCAST_LINKS = [
   { path: '/broadcast-school/me', label: 'Your broadcast', roles: ADMIN },
 ] as const;
 
+/**
+ * Pages under a sidebar entry, reached from its page rather than the sidebar (whose entries are the
+ * spec's, word for word): the Course Headers page's Exam diets tab, and the index form's bulk page.
+ */
+export const SUB_PAGES = [
+  { path: '/courses/diets', label: 'Exam Diets', roles: ADMIN },
+  { path: '/candidate/index-a-candidate/bulk', label: 'Index candidates in bulk', roles: ADMIN },
+] as const satisfies readonly SidebarEntry[];
+
 /** Printable pages, shown without the shell, one per ending of spec section 2. */
 export const PRINT_DOCUMENT_ENDINGS = [
   'doc',

@@ -12,10 +12,12 @@
  *  5. Throughput on PostgreSQL: one and two portal processes (pool sizes from BENCH_POOL_SIZES) under 10, 50
  *     and 100 concurrent connections (wrk when installed, else a fetch loop): requests a second, p50, p99,
  *     and the CPU a request costs in the portal and in PostgreSQL (scripts/bench-throughput.ts).
+ *  6. Bulk indexing: 2,000 candidates with photos, dry run and import, on both databases
+ *     (scripts/bench-bulk.ts).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -24,6 +26,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { benchBulk } from './bench-bulk';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
@@ -105,12 +108,13 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  const parts = ['start', 'candidates', 'firstload', 'throughput'];
+  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk'];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
   if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: PORT + 1 });
   if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: PORT + 2 });
   if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: PORT + 3 });
+  if (!ONLY || ONLY === 'bulk') await benchBulk({ port: PORT + 4 });
 }
 
 async function benchStart() {

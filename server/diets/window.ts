@@ -89,5 +89,8 @@ export function windowRefusal(
   if (window.opens_at && window.server_now < window.opens_at) {
     return windowNotYetOpenMessage(diet.name, window.opens_at);
   }
-  return windowClosedMessage(diet.name, window.extension?.until ?? window.closes_at!);
+  // The later of the diet's close and the school's extension (a diet moved later may pass an extension).
+  const extended =
+    window.extension && window.extension.until > window.closes_at! ? window.extension.until : null;
+  return windowClosedMessage(diet.name, extended ?? window.closes_at!);
 }

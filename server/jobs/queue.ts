@@ -27,6 +27,8 @@ export interface JobsOptions {
   pollingIntervalSeconds?: number;
   /** Whether this process runs the cron schedules (every process may; pg-boss keeps it to one a minute). */
   schedule?: boolean;
+  /** Whether this process runs pg-boss's maintenance (expiry, archiving; every process may). */
+  supervise?: boolean;
 }
 
 const SCHEMA = 'pgboss';
@@ -49,7 +51,7 @@ function pgliteExecutor(pglite: PGlite) {
 export async function startJobs(
   connection: JobsConnection,
   context: JobContext,
-  { pollingIntervalSeconds = 2, schedule = true }: JobsOptions = {},
+  { pollingIntervalSeconds = 2, schedule = true, supervise = true }: JobsOptions = {},
 ): Promise<Jobs> {
   const { log } = context;
   const boss = new PgBoss({
@@ -58,6 +60,7 @@ export async function startJobs(
       : { db: pgliteExecutor(connection.pglite) }),
     schema: SCHEMA,
     schedule,
+    supervise,
     // Finished jobs are kept a week for whoever looks into one, then dropped.
     archiveCompletedAfterSeconds: 24 * 3600,
     deleteAfterDays: 7,

@@ -1,5 +1,5 @@
 import { lazy, type ReactNode } from 'react';
-import { BROADCAST_LINKS, HOME_PATH, SIDEBAR } from '../../contract/navigation';
+import { BROADCAST_LINKS, HOME_PATH, SIDEBAR, SUB_PAGES } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
 import { AreaBeingBuilt, OverviewPage, PrintDocumentsPage } from './pages';
@@ -47,18 +47,15 @@ const builtPages: Record<string, () => ReactNode> = {
   '/candidate/candidate-registered': () => <RegisteredPage />,
   '/candidate/resit': () => <ResitsPage />,
   '/candidate/offender/candidate-exam-offenders': () => <OffendersPage />,
+  '/courses/diets': () => <DietsPage />,
+  '/candidate/index-a-candidate/bulk': () => <BulkIndexPage />,
 };
 
-export const SHELL_PAGES: ShellPage[] = [
-  ...[...SIDEBAR, ...BROADCAST_LINKS].map((entry) => ({
-    path: entry.path,
-    roles: entry.roles,
-    render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),
-  })),
-  // Pages under a sidebar entry, reached from it (the Course Headers page's tabs).
-  { path: '/courses/diets', roles: ['admin'], render: () => <DietsPage /> },
-  { path: '/candidate/index-a-candidate/bulk', roles: ['admin'], render: () => <BulkIndexPage /> },
-];
+export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({
+  path: entry.path,
+  roles: entry.roles,
+  render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),
+}));
 
 /** The page for a path: the exact entry, or the longest entry the path sits under. */
 export function findShellPage(path: string): ShellPage | null {

@@ -36,7 +36,10 @@ export function RegistrationCountdown({ role }: { role: Role }) {
   else if (window.open) headline = `Registration closes in ${formatCountdown(remaining ?? 0)}`;
   else if (window.next_change_at) headline = `Registration opens in ${formatCountdown(remaining ?? 0)}`;
   else headline = 'Registration is closed';
-  const closesFor = window.extension?.until ?? window.closes_at;
+  const closesFor =
+    window.extension && window.extension.until > window.closes_at!
+      ? window.extension.until
+      : window.closes_at;
   return (
     <section aria-label="Registration window" className={`mb-4 rounded-md px-4 py-3 ring-1 ${tone}`}>
       <p className="font-semibold" data-testid="registration-countdown">

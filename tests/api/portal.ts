@@ -65,6 +65,13 @@ export async function createPostgresDatabase(serverUrl: string) {
 const QUIET_LOG = { info: () => {}, error: () => {} };
 
 /**
+ * A test portal's queue unless the test says otherwise: its workers poll every 10 s and it keeps no
+ * schedule nor maintenance, since forty portals polling side by side on two cores slow every test, and
+ * only the jobs' own tests (tests/api/jobs.test.ts) wait on a job. The queue is there all the same.
+ */
+const QUIET_JOBS: JobsOptions = { pollingIntervalSeconds: 10, schedule: false, supervise: false };
+
+/**
  * A migrated, empty PGlite dumped once per set of migrations and loaded by every test file: opening a
  * new PGlite and migrating it costs seconds, loading the dump a fraction of that.
  */
@@ -142,7 +149,7 @@ export async function startTestPortal(
   const portal = await startPortal(config, {
     demo: livingDemo ? 'living' : 'sign-ins',
     clock,
-    jobs,
+    jobs: jobs ?? QUIET_JOBS,
     database: postgres
       ? { driver: 'postgres', url: postgres.url }
       : { driver: 'pglite-memory', loadDataDir: await pgliteTemplate() },
