@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import {
   BULK_COLUMNS,
@@ -18,7 +18,7 @@ import { Invalid, NotFound } from '../errors';
 import { CSV_OPTIONS } from '../lists/csv';
 import { newKey, type WithStorage } from '../storage/storage';
 import { checkCandidateForm } from './form';
-import { candidateBySubmissionKey, indexCandidate } from './service';
+import { indexCandidate } from './service';
 
 /**
  * Bulk indexing (contract/bulkIndexing.ts): the dry run checks every row with the candidate form's own
@@ -132,6 +132,30 @@ const personKey = (record: Record<string, string>) =>
 
 /** Rows at a time whose files are read from the zip together (a bound on memory). */
 const READ_TOGETHER = 200;
+
+/**
+ * Rows checked or indexed at once: each waits mostly on the database and the storage, so a few side by
+ * side keep both busy (on PostgreSQL they run on several connections; PGlite takes them in turn).
+ */
+const ROWS_AT_ONCE = 6;
+
+/** `work` on every item, `limit` at a time, results in the items' order. */
+async function eachAtMost<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
 
 /** The dry run: every row checked as the form checks it; the batch kept for the import. */
 export async function stageBatch(
@@ -258,29 +282,38 @@ export async function importChunk(
     planned.flatMap((entry) => [...entry.wanted.values()]),
   );
 
-  const indexed: { row: number; candidate_index: string }[] = [];
-  const problems: BulkProblem[] = [];
-  for (const { row, record, wanted } of planned) {
-    const key = `bulk:${id}:${row}`;
-    try {
-      const again = await candidateBySubmissionKey(db, key);
-      const candidateId =
-        again ??
-        (await indexCandidate(
-          withStorage,
-          actor,
-          await checkCandidateForm(db, bodyOf(record, wanted, read)),
-          key,
-        ));
-      const [{ index }] = await db
-        .select({ index: candidates.candidateIndex })
+  // Rows a chunk sent before already indexed (their submission keys), read in one query.
+  const keyOf = (row: number) => `bulk:${id}:${row}`;
+  const before = new Map(
+    (
+      await db
+        .select({ key: candidates.submissionKey, id: candidates.id })
         .from(candidates)
-        .where(eq(candidates.id, candidateId));
-      indexed.push({ row, candidate_index: index });
+        .where(
+          inArray(candidates.submissionKey, planned.length ? planned.map((entry) => keyOf(entry.row)) : ['']),
+        )
+    ).map((found) => [found.key, found.id]),
+  );
+  const made: { row: number; id: number }[] = [];
+  const problems: BulkProblem[] = [];
+  await eachAtMost(planned, ROWS_AT_ONCE, async ({ row, record, wanted }) => {
+    const key = keyOf(row);
+    try {
+      const form = before.has(key) ? null : await checkCandidateForm(db, bodyOf(record, wanted, read));
+      made.push({ row, id: before.get(key) ?? (await indexCandidate(withStorage, actor, form!, key)) });
     } catch (error) {
       problems.push(...problemsOf(row, error));
     }
-  }
+  });
+  const numbers = new Map(
+    (
+      await db
+        .select({ id: candidates.id, index: candidates.candidateIndex })
+        .from(candidates)
+        .where(inArray(candidates.id, made.length ? made.map((entry) => entry.id) : [0]))
+    ).map((found) => [found.id, found.index]),
+  );
+  const indexed = made.map((entry) => ({ row: entry.row, candidate_index: numbers.get(entry.id)! }));
 
   // The progress, merged under the batch's lock: two chunks answered at once both count, once each.
   const report = await db.transaction(async (tx) => {

@@ -2,11 +2,11 @@ import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../contract/lists';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, diets, registrations, trainingSchools } from '../db/schema';
+import { candidates, courseHeaders, diets, trainingSchools } from '../db/schema';
 import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
-import { CURRENT_DIET_ID, registrationFor, selectRows, toRow } from './records';
+import { CURRENT_DIET_ID, registrationOf, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
 const TRIGRAM_MIN = 3;
@@ -51,11 +51,10 @@ const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(
  */
 export const candidateSource = {
   rows: candidateRows,
-  matching: (db: Database, query: ListQuery) =>
+  matching: (db: Database) =>
     db
       .select({ one: sql`1` })
       .from(candidates)
-      .leftJoin(registrations, registrationFor(dietOf(query)))
       .$dynamic(),
   key: candidates.id,
   school: candidates.trainingSchoolId,
@@ -72,12 +71,13 @@ export const candidateSource = {
         sql`(select ${courseHeaders.id} from ${courseHeaders} where ${courseHeaders.code} = ${code})`,
       ),
     year: (year: string) => eq(candidates.year, Number(year)),
-    // The diet chooses the registrations joined (dietOf), so as a condition it asks nothing more.
+    // The diet chooses whose registrations the rows and `reg_status` are about (dietOf), so as a
+    // condition of its own it asks nothing.
     diet: () => sql`true`,
-    reg_status: (status: string) =>
+    reg_status: (status: string, query: ListQuery) =>
       status === 'registered'
-        ? eq(registrations.regStatus, 'registered')
-        : sql`coalesce(${registrations.regStatus}, 'unregistered') = 'unregistered'`,
+        ? sql`exists (${registrationOf(dietOf(query), 'registered')})`
+        : sql`not exists (${registrationOf(dietOf(query), 'registered')})`,
     verified: (verified: string) => eq(candidates.verified, verified === 'true'),
   },
   sorts: {

@@ -27,7 +27,31 @@ export const STORED_TEXT_FIELDS = [
 ] as const satisfies readonly TextField[];
 export type StoredTextField = (typeof STORED_TEXT_FIELDS)[number];
 
-export const rowColumns = {
+/** The id of the diet current for registration, as SQL (null when there is none). */
+export const CURRENT_DIET_ID = sql`(select ${diets.id} from ${diets} where ${diets.current})`;
+
+/** This candidate's registration for a diet: a row of `registrations` (one per diet and candidate). */
+export const registrationOf = (dietId: SQL, regStatus?: 'registered' | 'unregistered') =>
+  sql`select 1 from ${registrations} where ${registrations.dietId} = ${dietId}
+    and ${registrations.candidateId} = ${CANDIDATE_ID}${regStatus ? sql` and ${registrations.regStatus} = ${regStatus}` : sql``}`;
+
+/**
+ * "candidates"."id" spelt out: in a query of one table Drizzle writes its columns unqualified, and inside
+ * a subquery of `registrations` a bare name would be that table's own.
+ */
+const CANDIDATE_ID = sql.raw('"candidates"."id"');
+
+/**
+ * A candidate's status for a diet (no registration row: unregistered), read for the rows a page shows
+ * only: a subquery on the registrations' primary key a row, not a join the planner could make of the
+ * whole table.
+ */
+const regStatusFor = (dietId: SQL) =>
+  sql<RegStatus>`coalesce((select ${registrations.regStatus} from ${registrations}
+    where ${registrations.dietId} = ${dietId} and ${registrations.candidateId} = ${CANDIDATE_ID}), 'unregistered')`;
+
+/** The row's columns, its registration status for `dietId`. */
+const rowColumnsFor = (dietId: SQL) => ({
   id: candidates.id,
   candidateIndex: candidates.candidateIndex,
   first_name: candidates.first_name,
@@ -40,11 +64,11 @@ export const rowColumns = {
   courseHeaderTitle: courseHeaders.title,
   registrationStatus: courseHeaders.registrationStatus,
   year: candidates.year,
-  // The status for the diet the read is about (no registration row: unregistered).
-  regStatus: sql<RegStatus>`coalesce(${registrations.regStatus}, 'unregistered')`,
+  regStatus: regStatusFor(dietId),
   verified: candidates.verified,
   createdAt: candidates.createdAt,
-};
+});
+export const rowColumns = rowColumnsFor(CURRENT_DIET_ID);
 
 type RowResult = Awaited<ReturnType<typeof selectRows>>[number];
 
@@ -74,24 +98,16 @@ const recordColumns = {
   ...Object.fromEntries(STORED_TEXT_FIELDS.map((field) => [field, candidates[field]])),
 } as typeof rowColumns & { [F in StoredTextField]: (typeof candidates)[F] };
 
-/** The id of the diet current for registration, as SQL (null when there is none). */
-export const CURRENT_DIET_ID = sql`(select ${diets.id} from ${diets} where ${diets.current})`;
-
-/** A candidate's registration for a diet (the diet's id as SQL), joined beside the candidate. */
-export const registrationFor = (dietId: SQL) =>
-  and(eq(registrations.candidateId, candidates.id), eq(registrations.dietId, dietId));
-
 /**
  * The candidates with their school and course header, from the joins every read shares, and their
  * registration for a diet (`dietId`; unless told, the current one).
  */
 export const selectRows = (db: Database, dietId: SQL = CURRENT_DIET_ID) =>
   db
-    .select(rowColumns)
+    .select(rowColumnsFor(dietId))
     .from(candidates)
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
-    .leftJoin(registrations, registrationFor(dietId));
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId));
 
 export async function loadRow(db: Database, id: number): Promise<CandidateRow | null> {
   const [row] = await selectRows(db).where(eq(candidates.id, id));
@@ -149,7 +165,6 @@ export async function loadRecord(db: Database, id: number): Promise<LoadedRecord
     .from(candidates)
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
     .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
-    .leftJoin(registrations, registrationFor(CURRENT_DIET_ID))
     .where(eq(candidates.id, id));
   if (!row) return null;
   const uploads = (await loadUploads(db, [id])).get(id) ?? {};

@@ -34,7 +34,8 @@ export interface ListSourceOf<Row extends { id: number }, F extends string, Q ex
   school?: AnyPgColumn;
   /** One condition a search word (each must match). */
   search?: (text: string) => SQL[];
-  filters: Record<F, (value: string) => SQL>;
+  /** Each filter's condition (the query too, for a filter another one qualifies: reg_status by diet). */
+  filters: Record<F, (value: string, query: ListQuery) => SQL>;
   /** Each sortable column of the definition: the columns it sorts by before the key ([]: the key). */
   sorts: Record<string, AnyPgColumn[]>;
   toRow: (row: Awaited<Q>[number]) => Row;
@@ -59,7 +60,7 @@ export function sourceOf<Row extends { id: number }, F extends string, Q extends
     conditions.push(eq(source.school, scope.schoolId));
   }
   for (const [name, value] of Object.entries(query.filters)) {
-    conditions.push(source.filters[name as F](value));
+    conditions.push(source.filters[name as F](value, query));
   }
   if (query.search && source.search) conditions.push(...source.search(query.search));
   const by = source.sorts[query.sort];
