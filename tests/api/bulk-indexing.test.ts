@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_COLUMNS, BULK_MESSAGES as M, BULK_PATHS, type BulkReport } from '../../contract/bulkIndexing';
 import { CANDIDATE_MESSAGES, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import { candidates, files } from '../../server/db/schema';
+import { VALID_CANDIDATE } from '../fixtures/candidate';
 import { demoSignIns, PNG } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -22,22 +23,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** The form's valid candidate (tests/fixtures), as a CSV row writes it: the date of birth as DD/MM/YYYY. */
 const person = (first: string, last: string, overrides: Record<string, string> = {}) => ({
+  ...VALID_CANDIDATE,
   first_name: first,
   last_name: last,
-  school_code: 'SHT-IB',
-  date_of_birth: '12/04/2001',
-  candidate_category: 'fresh',
-  course_header: 'A1',
-  marital_status: 'S',
-  gender: 'female',
-  nationality: 'NG',
-  certificate_evaluated: 'WASSCE',
-  year_of_certificate_evaluated: '2019',
-  exam_number_1: '4250101001',
-  exam_month: 'June',
-  english: 'B3',
-  biology: 'C4',
+  middle_name: '',
+  date_of_birth: VALID_CANDIDATE.date_of_birth.split('-').reverse().join('/'),
   ...overrides,
 });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { BULK_COLUMNS } from '../../contract/bulkIndexing';
+import { VALID_CANDIDATE } from '../fixtures/candidate';
 import { uniqueLetters } from './indexing';
 import { pngBytes, signIn } from './support';
 
@@ -16,21 +17,13 @@ test('a bulk import’s dry run shows a bad row’s spec message, then the impor
 }) => {
   const suffix = uniqueLetters();
   const row = (first: string, overrides: Record<string, string> = {}) => {
+    // The form's valid candidate (tests/fixtures), the date of birth as a CSV row writes it.
     const values: Record<string, string> = {
+      ...VALID_CANDIDATE,
       first_name: first,
       last_name: `Bulk${suffix}`,
-      school_code: 'SHT-IB',
-      date_of_birth: '12/04/2001',
-      candidate_category: 'fresh',
-      course_header: 'A1',
-      marital_status: 'S',
-      gender: 'female',
-      nationality: 'NG',
-      certificate_evaluated: 'WASSCE',
-      year_of_certificate_evaluated: '2019',
-      exam_number_1: '4250101001',
-      exam_month: 'June',
-      english: 'B3',
+      middle_name: '',
+      date_of_birth: VALID_CANDIDATE.date_of_birth.split('-').reverse().join('/'),
       ...overrides,
     };
     return BULK_COLUMNS.map((column) => values[column] ?? '').join(',');

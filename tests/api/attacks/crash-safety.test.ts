@@ -25,10 +25,13 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** Every file under the uploads folder, as paths from it. */
+/**
+ * Every file under the uploads folder, as paths from it. A file the writer renames between the listing
+ * and its stat (a `.partial` made whole) is left out, not an error: the poll below lists while it writes.
+ */
 const listing = () =>
   (fs.readdirSync(uploads, { recursive: true }) as string[])
-    .filter((name) => fs.statSync(path.join(uploads, name)).isFile())
+    .filter((name) => fs.statSync(path.join(uploads, name), { throwIfNoEntry: false })?.isFile() ?? false)
     .map((name) => name.split(path.sep).join('/'))
     .sort();
 
