@@ -10,7 +10,7 @@ import {
   type CandidateRecord,
   type CandidateRow,
 } from '../../contract/candidates';
-import { NOTIFICATION_PATHS, type BoardNotification } from '../../contract/notifications';
+import { NOTIFICATION_PATHS, type BoardNotification, type SchoolNotice } from '../../contract/notifications';
 import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow } from '../../contract/diets';
 import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
@@ -197,6 +197,9 @@ describe('what the board admin sees', () => {
     // The school with the extension is told on its window; another school is not.
     const calabar = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school2);
     expect(calabar).toMatchObject({ open: true, extension: { until: extension.until } });
+    // And told on its dashboard, as granting one from the Exam diets page tells it.
+    const notices = await get<SchoolNotice[]>(NOTIFICATION_PATHS.schoolNotices, tokens.school2);
+    expect(notices.map((notice) => notice.title)).toContain(`Registration for ${current.name} extended`);
     const ibadan = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school1);
     expect(ibadan).toMatchObject({
       open: true,

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { parseBoardMoment } from '../../../contract/diets';
+import { formatDateTime } from '../../../contract/format';
 import type { Database } from '../client';
-import { dietExtensions, diets, trainingSchools } from '../schema';
+import { dietExtensions, diets, schoolNotices, trainingSchools } from '../schema';
 import { daysAfter, daysBefore, isoDay } from './context';
 
 /**
@@ -78,12 +79,22 @@ export async function seedDiets(tx: Database, now: Date, adminId: number | null)
       },
     ])
     .returning({ id: diets.id, code: diets.code, name: diets.name });
+  const extended = sql`(select ${trainingSchools.id} from ${trainingSchools} where ${trainingSchools.code} = ${EXTENDED_SCHOOL})`;
+  const until = daysAfter(closes, 3);
   await tx.insert(dietExtensions).values({
     dietId: current.id,
-    trainingSchoolId: sql`(select ${trainingSchools.id} from ${trainingSchools} where ${trainingSchools.code} = ${EXTENDED_SCHOOL})`,
-    until: daysAfter(closes, 3),
+    trainingSchoolId: extended,
+    until,
     reason: 'Photographs and certificates lost when the school’s records office flooded; resubmitting.',
     grantedBy: adminId,
+  });
+  // Told to the school, as granting one from the Exam diets page tells it (server/diets/service.ts).
+  await tx.insert(schoolNotices).values({
+    trainingSchoolId: extended,
+    kind: 'registration.extension',
+    title: `Registration for ${current.name} extended`,
+    body: `The board has extended registration for ${current.name} for College of Health Technology, Calabar until ${formatDateTime(until)} (Lagos time).`,
+    createdAt: daysBefore(now, 1),
   });
   return { past, current };
 }
