@@ -20,6 +20,24 @@ import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
 import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
 import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
+import {
+  FEE_BASIS_LABELS,
+  FEE_KIND_LABELS,
+  FEE_KINDS,
+  FEE_STATUSES,
+  PAYMENT_ISSUE_KINDS,
+  PAYMENT_ISSUE_LABELS,
+  PAYMENT_ISSUE_STATES,
+  PAYMENT_MESSAGES,
+  PAYMENT_PATHS,
+  PAYMENT_STATUS_LABELS,
+  PAYMENT_STATUSES,
+  koboToNaira,
+  paymentPrefix,
+  type FeeRow,
+  type PaymentIssueRow,
+  type PaymentRow,
+} from './payments';
 import { RESIT_PATHS, type ResitRow } from './resits';
 import type { Role } from './roles';
 import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
@@ -287,6 +305,104 @@ export const NOTIFICATION_LISTS = {
   read: notificationList('read-notifications', NOTIFICATION_PATHS.read),
 } as const;
 
+// Fees and payments (contract/payments.ts).
+
+/** The board's fees, newest first; by diet, status and kind. */
+export const FEES_LIST = defineList<FeeRow>()({
+  name: 'fees',
+  path: PAYMENT_PATHS.fees,
+  roles: ['admin'],
+  search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
+  filters: {
+    diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
+    status: { kind: 'choice', values: FEE_STATUSES, message: PAYMENT_MESSAGES.statusInvalid },
+    kind: { kind: 'choice', values: FEE_KINDS, message: PAYMENT_MESSAGES.kindInvalid },
+  },
+  sorts: {
+    added: { label: 'Date added', direction: 'desc' },
+    title: { label: 'Title', direction: 'asc' },
+  },
+  defaultSort: 'added',
+  columns: [
+    { header: 'Title', cell: (row) => row.title },
+    { header: 'Kind', cell: (row) => FEE_KIND_LABELS[row.kind] },
+    { header: 'Amount (NGN)', cell: (row) => koboToNaira(row.amount_kobo) },
+    { header: 'Charged', cell: (row) => FEE_BASIS_LABELS[row.basis] },
+    { header: 'Diet', cell: (row) => row.diet.code },
+    {
+      header: 'Course headers',
+      cell: (row) => (row.course_headers.length ? row.course_headers.map((h) => h.code).join(' ') : 'All'),
+    },
+    { header: 'Status', cell: (row) => row.status },
+    { header: 'Paid payments', cell: (row) => row.paid_payments },
+  ],
+});
+
+const paymentFilters = {
+  status: { kind: 'choice', values: PAYMENT_STATUSES, message: PAYMENT_MESSAGES.statusChoose },
+  diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
+} as const satisfies Record<string, FilterSpec>;
+
+const paymentList = <F extends string>(role: Role, filters: Record<F, FilterSpec>) =>
+  defineList<PaymentRow>()({
+    name: 'payment-histories',
+    path: PAYMENT_PATHS.histories(paymentPrefix(role)),
+    roles: [role],
+    search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
+    filters,
+    sorts: {
+      started: { label: 'Date started', direction: 'desc' },
+      amount: { label: 'Amount', direction: 'desc' },
+    },
+    defaultSort: 'started',
+    columns: [
+      { header: 'Reference', cell: (row) => row.transaction_ref },
+      { header: 'Receipt', cell: (row) => row.receipt_number },
+      { header: 'Status', cell: (row) => PAYMENT_STATUS_LABELS[row.status] },
+      { header: 'Amount (NGN)', cell: (row) => koboToNaira(row.amount_kobo) },
+      { header: 'Fee', cell: (row) => row.fee.title },
+      { header: 'Diet', cell: (row) => row.diet.code },
+      { header: 'School code', cell: (row) => row.school.code },
+      { header: 'Candidates', cell: (row) => row.candidates },
+      { header: 'Started at', cell: (row) => formatDateTime(row.created_at) },
+      { header: 'Paid at', cell: (row) => (row.paid_at ? formatDateTime(row.paid_at) : null) },
+      { header: 'Provider says', cell: (row) => row.gateway_response },
+    ],
+  });
+
+export const PAYMENT_HISTORY_LISTS = {
+  // The board's is filtered by school too; a school admin's is their school's.
+  admin: paymentList('admin', {
+    ...paymentFilters,
+    school: { kind: 'text', max: 100, message: PAYMENT_MESSAGES.tooLong },
+  }),
+  school_admin: paymentList('school_admin', paymentFilters),
+} as const;
+
+/** The reconciliation queue: open items first by default, oldest first. */
+export const PAYMENT_ISSUES_LIST = defineList<PaymentIssueRow>()({
+  name: 'payment-reconciliation',
+  path: PAYMENT_PATHS.issues,
+  roles: ['admin'],
+  search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
+  filters: {
+    state: { kind: 'choice', values: PAYMENT_ISSUE_STATES, message: PAYMENT_MESSAGES.stateChoose },
+    kind: { kind: 'choice', values: PAYMENT_ISSUE_KINDS, message: PAYMENT_MESSAGES.stateChoose },
+  },
+  sorts: { opened: { label: 'Date opened', direction: 'desc' } },
+  defaultSort: 'opened',
+  columns: [
+    { header: 'Opened at', cell: (row) => formatDateTime(row.created_at) },
+    { header: 'Kind', cell: (row) => PAYMENT_ISSUE_LABELS[row.kind] },
+    { header: 'Reference', cell: (row) => row.transaction_ref },
+    { header: 'School code', cell: (row) => row.school?.code ?? null },
+    { header: 'Detail', cell: (row) => row.detail },
+    { header: 'Resolved at', cell: (row) => (row.resolved_at ? formatDateTime(row.resolved_at) : null) },
+    { header: 'Resolved by', cell: (row) => row.resolved_by },
+    { header: 'Resolution', cell: (row) => row.resolution },
+  ],
+});
+
 /** Every list, for the server to register and the tests to walk. */
 export const LISTS: readonly ListDefinition<unknown>[] = [
   CANDIDATES_LIST,
@@ -299,6 +415,10 @@ export const LISTS: readonly ListDefinition<unknown>[] = [
   RESITS_LISTS.school_admin,
   NOTIFICATION_LISTS.unread,
   NOTIFICATION_LISTS.read,
+  FEES_LIST,
+  PAYMENT_HISTORY_LISTS.admin,
+  PAYMENT_HISTORY_LISTS.school_admin,
+  PAYMENT_ISSUES_LIST,
 ] as readonly ListDefinition<never>[] as readonly ListDefinition<unknown>[];
 
 // ---------------------------------------------------------------------------------------------------

@@ -49,6 +49,9 @@ export const BROADCAST_LINKS = [
 export const SUB_PAGES = [
   { path: '/courses/diets', label: 'Exam Diets', roles: ADMIN },
   { path: '/candidate/index-a-candidate/bulk', label: 'Index candidates in bulk', roles: ADMIN },
+  { path: '/payments/histories', label: 'Payment histories', roles: BOTH },
+  { path: '/payments/reconciliation', label: 'Reconciliation', roles: ADMIN },
+  { path: '/payments/receipt', label: 'Receipt', roles: BOTH },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

@@ -8,6 +8,7 @@ import { idleMachine } from '../machines/idle.machine';
 import { impersonationMachine } from '../machines/impersonation.machine';
 import { listMachine } from '../machines/list.machine';
 import { registrationWindowMachine } from '../machines/registrationWindow.machine';
+import { paymentMachine } from '../machines/payment.machine';
 import { sessionMachine } from '../machines/session.machine';
 import { statusToggleMachine } from '../machines/statusToggle.machine';
 import { unreadCountMachine } from '../machines/unreadCount.machine';
@@ -31,6 +32,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'idle', machine: idleMachine },
   { name: 'unreadCount', machine: unreadCountMachine },
   { name: 'registrationWindow', machine: registrationWindowMachine },
+  { name: 'payment', machine: paymentMachine },
   { name: 'bulkImport', machine: bulkImportMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },

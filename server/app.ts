@@ -13,6 +13,8 @@ import type { Route } from './http/route';
 import { bodyLimitOfForm, takesFiles } from './http/validate';
 import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
+import { SANDBOX_PREFIX } from './payments/provider';
+import { sandboxRoutes } from './payments/sandbox';
 
 /** JSON bodies are small; multipart bodies (routes that take files only) carry a handful of 2,000,000-byte uploads. */
 export const JSON_BODY_LIMIT = 256 * 1024;
@@ -83,6 +85,36 @@ export const answerError =
     return c.json({ success: false, message: SERVER_FAILURE }, 500);
   };
 
+/** Paystack's inline script, its checkout frame and the styles the script injects. */
+const PAYSTACK_ORIGINS = {
+  script: ['https://js.paystack.co'],
+  frame: ['https://checkout.paystack.com'],
+  style: ["'unsafe-inline'"],
+};
+
+function securityHeaders(provider: typeof PAYSTACK_ORIGINS | null) {
+  return {
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      // VineJS compiles its validators with new Function; nothing else is loosened.
+      scriptSrc: ["'self'", "'unsafe-eval'", ...(provider?.script ?? [])],
+      styleSrc: ["'self'", ...(provider?.style ?? [])],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'"],
+      frameSrc: ["'self'", ...(provider?.frame ?? [])],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+    },
+    crossOriginEmbedderPolicy: false,
+    // A response that sets its own header keeps it: stored files send a stricter CSP, the sandbox's
+    // checkout lets the portal frame it.
+    overwrite: false,
+  };
+}
+
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', provide(deps), requestLog);
@@ -90,32 +122,24 @@ export function createApp(deps: Deps) {
   // Skipped by the middleware itself: images and PDFs (stored files are compressed formats already),
   // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).
   app.use('*', compress({ threshold: COMPRESS_ABOVE }), jsonLength);
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        // VineJS compiles its validators with new Function; nothing else is loosened.
-        scriptSrc: ["'self'", "'unsafe-eval'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-      crossOriginEmbedderPolicy: false,
-      // A response that sets its own header keeps it: stored files send a stricter CSP.
-      overwrite: false,
-    }),
+  const strict = secureHeaders(securityHeaders(null));
+  // With Paystack's keys the SPA's pages may load Paystack's script and frame its checkout; the API,
+  // the stored files and the sandbox keep the strict policy (docs/decisions.md "Payments").
+  const withProvider = deps.config.paystack ? secureHeaders(securityHeaders(PAYSTACK_ORIGINS)) : strict;
+  app.use('*', (c, next) =>
+    c.req.path.startsWith('/api/') ||
+    c.req.path.startsWith('/files/') ||
+    c.req.path.startsWith(SANDBOX_PREFIX)
+      ? strict(c, next)
+      : withProvider(c, next),
   );
   app.use('/api/*', authorise);
   app.route('/', apiRoutes());
   app.onError(answerError(deps.log));
   // Stored files: signed-in users only (server/routes/files.ts), never the SPA's fallback.
   app.route('/files', fileRoutes);
+  // The sandbox payment provider, only when no Paystack keys are set (server/payments/sandbox.ts).
+  if (!deps.config.paystack) app.route(SANDBOX_PREFIX, sandboxRoutes(deps));
   app.route('/', spaRoutes(deps.config.distDir));
   return app;
 }

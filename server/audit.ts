@@ -130,3 +130,11 @@ export async function changeAudited<T extends AuditedTable>(
   });
   return { row, changed: true };
 }
+
+/** A change nobody signed in made: the provider's webhook, a background job. */
+export const systemActor = (requestId: string | null = null, ip: string | null = null): Actor => ({
+  userId: null,
+  impersonatorId: null,
+  ip,
+  requestId,
+});

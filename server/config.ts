@@ -32,6 +32,13 @@ export interface Config {
    * null to believe nobody: the socket's address is then the client's.
    */
   trustProxy: TrustProxy | null;
+  /** Paystack's keys when both are set; the portal's own sandbox provider otherwise (server/payments/). */
+  paystack: PaystackConfig | null;
+}
+
+export interface PaystackConfig {
+  secretKey: string;
+  publicKey: string;
 }
 
 /** Whether the hop at this address, this many hops from the portal (0 is the socket), is a proxy we trust. */
@@ -182,6 +189,28 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
 
+  /** Paystack: both keys or neither (the sandbox), so a half-set pair never takes real money half-way. */
+  const paystack = (): PaystackConfig | null => {
+    const secretKey = text('PAYSTACK_SECRET_KEY');
+    const publicKey = text('PAYSTACK_PUBLIC_KEY');
+    if (secretKey === null && publicKey === null) return null;
+    if (secretKey === null || publicKey === null) {
+      problems.push(
+        `${secretKey === null ? 'PAYSTACK_PUBLIC_KEY' : 'PAYSTACK_SECRET_KEY'} is set but ${secretKey === null ? 'PAYSTACK_SECRET_KEY' : 'PAYSTACK_PUBLIC_KEY'} is not; set both to take payments through Paystack, or neither for the sandbox.`,
+      );
+      return null;
+    }
+    if (!/^sk_(test|live)_\w+$/.test(secretKey)) {
+      problems.push('PAYSTACK_SECRET_KEY must be a Paystack secret key (sk_test_… or sk_live_…).');
+    }
+    if (!/^pk_(test|live)_\w+$/.test(publicKey)) {
+      problems.push(
+        `PAYSTACK_PUBLIC_KEY must be a Paystack public key (pk_test_… or pk_live_…); it is '${publicKey}'.`,
+      );
+    }
+    return { secretKey, publicKey };
+  };
+
   const port = integer('PORT', 3000, 0, 65535);
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const mailFrom = text('MAIL_FROM') ?? 'Examinations Board Portal <no-reply@portal.local>';
@@ -202,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
     logRequests: !flag('QUIET'),
     s3: s3(),
     trustProxy: trustProxy(),
+    paystack: paystack(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

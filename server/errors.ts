@@ -7,7 +7,7 @@ import { UNAUTHENTICATED_MESSAGE } from '../contract/envelope';
  * Anything else thrown is the portal's own failure: a 500 with a sentence that tells nothing.
  */
 export abstract class DomainError extends Error {
-  abstract readonly status: 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429;
+  abstract readonly status: 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502;
   /** The response body. */
   abstract body(): Record<string, unknown>;
 }
@@ -55,5 +55,13 @@ export class Unauthenticated extends DomainError {
   }
   body() {
     return { message: UNAUTHENTICATED_MESSAGE };
+  }
+}
+
+/** 502: the payment provider could not be reached or answered nonsense; nothing was changed. */
+export class ProviderUnavailable extends DomainError {
+  readonly status = 502;
+  body() {
+    return { success: false, message: this.message };
   }
 }

@@ -11,6 +11,7 @@ import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
 import type { Storage } from './storage/storage';
 import { startJobs, type Jobs, type JobsOptions } from './jobs/queue';
+import { createPaymentProvider, type PaymentProvider } from './payments/provider';
 
 export interface Portal {
   url: string;
@@ -19,6 +20,7 @@ export interface Portal {
   storage: Storage;
   seeded: boolean;
   jobs: Jobs;
+  payments: PaymentProvider;
   close(): Promise<void>;
 }
 
@@ -77,22 +79,29 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     // Background jobs (server/jobs/): the upkeep, the registration reminders. Closing stops the queue
     // and waits for a job in progress, which must not meet a closed database.
     const clock = options.clock ?? (() => new Date());
+    // This process's own address, once it listens: where the sandbox provider is asked and delivers
+    // its webhooks (server/payments/sandbox.ts).
+    let selfUrl = '';
+    const self = () => selfUrl;
+    const payments = createPaymentProvider(config, self);
     jobs = await startJobs(
       target.driver === 'postgres'
         ? { driver: 'postgres', url: target.url }
         : { driver: 'pglite', pglite: database.pglite! },
-      { database, storage, mailer, log, clock },
+      { database, storage, mailer, log, clock, payments, selfUrl: self },
       options.jobs,
     );
     // The first upkeep soon after the start (one, however many processes start at once).
     await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
 
-    const app = createApp({ config, database, mailer, storage, log, clock, jobs });
+    const app = createApp({ config, database, mailer, storage, log, clock, jobs, payments });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
       server.once('error', reject);
     });
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const loopback = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host;
+    selfUrl = `http://${loopback.includes(':') && !loopback.startsWith('[') ? `[${loopback}]` : loopback}:${address.port}`;
     let closing: Promise<void> | null = null;
     return {
       url: `http://${host}:${address.port}`,
@@ -101,6 +110,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       storage,
       seeded,
       jobs,
+      payments,
       close() {
         closing ??= (async () => {
           await jobs?.stop();

@@ -7,6 +7,7 @@ import type { Actor } from '../audit';
 import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
 import type { Jobs } from '../jobs/queue';
+import type { PaymentProvider } from '../payments/provider';
 import type { Logger } from './log';
 import type { Role } from '../../contract/roles';
 
@@ -25,6 +26,8 @@ export interface Deps {
   clock?: () => Date;
   /** The job queue (server/jobs/): a route that starts background work sends it here. */
   jobs?: Jobs;
+  /** The payment provider: Paystack, or the portal's own sandbox (server/payments/provider.ts). */
+  payments: PaymentProvider;
 }
 
 export interface Caller {

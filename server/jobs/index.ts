@@ -3,6 +3,10 @@ import { sendRegistrationReminders } from '../diets/reminders';
 import type { Logger } from '../http/log';
 import type { Mailer } from '../mail/mailer';
 import type { Storage } from '../storage/storage';
+import { deliverWebhook } from '../payments/sandbox';
+import type { PaymentProvider } from '../payments/provider';
+import { requeryDue, settle } from '../payments/settle';
+import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 
 /**
@@ -19,6 +23,9 @@ export interface JobContext {
   mailer: Mailer;
   log: Logger;
   clock: () => Date;
+  /** The payment provider, and this process's own address (where the sandbox delivers its webhooks). */
+  payments: PaymentProvider;
+  selfUrl: () => string;
 }
 
 interface JobDefinition<Data = null> {
@@ -39,6 +46,22 @@ export const JOBS = {
     run: ({ database, mailer, log, clock }) =>
       sendRegistrationReminders({ db: database.db, mailer, log }, clock()),
   },
-} as const satisfies Record<string, JobDefinition>;
+  /** Settles one reference the provider's webhook named (server/payments/settle.ts): idempotent. */
+  'payment-settle': {
+    run: ({ database, payments, log, clock }, data: { reference: string }) =>
+      settle({ db: database.db, provider: payments, log, now: clock }, systemActor(), data.reference),
+  },
+  /** Pending and unverified payments asked about again (backing off to hourly), for 72 hours. */
+  'payment-requery': {
+    cron: '*/5 * * * *',
+    run: ({ database, payments, log, clock }) =>
+      requeryDue({ db: database.db, provider: payments, log, now: clock }, systemActor()),
+  },
+  /** The sandbox provider's webhook deliveries to this portal (server/payments/sandbox.ts). */
+  'sandbox-webhook': {
+    run: ({ database, payments, selfUrl }, data: { event: string; reference: string }) =>
+      deliverWebhook({ db: database.db, provider: payments, selfUrl }, data),
+  },
+} as const satisfies Record<string, JobDefinition<never>>;
 
 export type JobName = keyof typeof JOBS;

@@ -2,18 +2,23 @@ import {
   CANDIDATES_LIST,
   COURSE_HEADERS_LIST,
   DIETS_LIST,
+  FEES_LIST,
   NOTIFICATION_LISTS,
   OFFENDERS_LIST,
+  PAYMENT_HISTORY_LISTS,
+  PAYMENT_ISSUES_LIST,
   REGISTERED_LISTS,
   RESITS_LISTS,
   SCHOOLS_LIST,
 } from '../../contract/lists';
 import { candidateSource } from '../candidates/list';
+import { paymentHistorySource, paymentIssueSource } from '../payments/issues';
 import type { Route } from '../http/route';
 import { listRoute } from './route';
 import {
   courseHeaderSource,
   dietSource,
+  feeSource,
   notificationSource,
   offenderSource,
   resitSource,
@@ -36,4 +41,8 @@ export const listRoutes: Route[] = [
   listRoute(RESITS_LISTS.school_admin, resitSource),
   listRoute(NOTIFICATION_LISTS.unread, notificationSource(false)),
   listRoute(NOTIFICATION_LISTS.read, notificationSource(true)),
+  listRoute(FEES_LIST, feeSource),
+  listRoute(PAYMENT_HISTORY_LISTS.admin, paymentHistorySource),
+  listRoute(PAYMENT_HISTORY_LISTS.school_admin, paymentHistorySource),
+  listRoute(PAYMENT_ISSUES_LIST, paymentIssueSource),
 ];

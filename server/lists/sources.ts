@@ -9,6 +9,7 @@ import {
   courseHeaders,
   diets,
   examOffences,
+  fees,
   notifications,
   resits,
   trainingSchools,
@@ -16,6 +17,8 @@ import {
 import { containsPattern } from '../http/paging';
 import { columns as courseColumns, withCounts } from '../courses/service';
 import { selectDiets, toDietRow } from '../diets/service';
+import { completeFees, feeSearch, selectFees, toFeeRow } from '../payments/fees';
+import type { FeeKind, FeeStatus } from '../../contract/payments';
 import { selectOffenders, toOffenderRow } from '../offenders/service';
 import { selectResits, toResitRow } from '../resits/service';
 import { schoolColumns, withAdmins } from '../schools/service';
@@ -74,6 +77,22 @@ export const dietSource = {
   filters: {},
   sorts: { papers: [diets.firstPaperOn], code: [diets.code] },
   toRow: toDietRow,
+};
+
+/** The board's fees, newest first; by diet code, status and kind. */
+export const feeSource = {
+  rows: selectFees,
+  matching: (db: Database) => one(db).from(fees).innerJoin(diets, eq(diets.id, fees.dietId)).$dynamic(),
+  key: fees.id,
+  search: feeSearch,
+  filters: {
+    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    status: (status: string) => eq(fees.status, status as FeeStatus),
+    kind: (kind: string) => eq(fees.kind, kind as FeeKind),
+  },
+  sorts: { added: [], title: [fees.title] },
+  toRow: toFeeRow,
+  complete: completeFees,
 };
 
 /** Exam offences still listed, newest first, searched by the candidate's name or index number. */

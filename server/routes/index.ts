@@ -10,6 +10,7 @@ import { impersonationRoutes } from './impersonation';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
 import { offenderRoutes } from './offenders';
 import { passwordResetRoutes } from './passwordReset';
+import { paymentsRoutes } from './payments';
 import { adminProfileRoutes, schoolProfileRoutes } from './profile';
 import { referenceRoutes } from './reference';
 import { boardRegistrationRoutes, schoolRegistrationRoutes } from './registration';
@@ -41,6 +42,7 @@ export const API_ROUTES: readonly Route[] = [
   ...schoolResitRoutes,
   ...courseRoutes,
   ...dietRoutes,
+  ...paymentsRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

@@ -19,6 +19,12 @@ const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
 const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
+// The payments area is one chunk; its tabs are named exports of it.
+const payments = () => import('../pages/payments/PaymentsPage');
+const PaymentsPage = lazy(payments);
+const HistoriesPage = lazy(() => payments().then((m) => ({ default: m.HistoriesPage })));
+const ReconciliationPage = lazy(() => payments().then((m) => ({ default: m.ReconciliationPage })));
+const ReceiptPage = lazy(() => payments().then((m) => ({ default: m.ReceiptPage })));
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
 // each page is a named export of it.
 const candidates = () => import('../pages/candidates/CandidateFormPage');
@@ -49,6 +55,10 @@ const builtPages: Record<string, () => ReactNode> = {
   '/candidate/offender/candidate-exam-offenders': () => <OffendersPage />,
   '/courses/diets': () => <DietsPage />,
   '/candidate/index-a-candidate/bulk': () => <BulkIndexPage />,
+  '/payments': () => <PaymentsPage />,
+  '/payments/histories': () => <HistoriesPage />,
+  '/payments/reconciliation': () => <ReconciliationPage />,
+  '/payments/receipt': () => <ReceiptPage />,
 };
 
 export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

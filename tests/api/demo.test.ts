@@ -15,6 +15,7 @@ import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow }
 import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
 import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
+import { PAYMENT_PATHS, type FeeRow, type PaymentIssueRow, type PaymentRow } from '../../contract/payments';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/db/demo/accounts';
@@ -206,6 +207,36 @@ describe('what the board admin sees', () => {
       extension: null,
       next_change_at: current.registration_closes_at,
     });
+  });
+
+  it('fees for the current diet and payments in every state, one waiting in reconciliation', async () => {
+    const fees = await get<Page<FeeRow>>(PAYMENT_PATHS.fees, tokens.admin);
+    expect(fees.items.map((fee) => fee.kind).sort()).toEqual([
+      'indexing',
+      'late_registration',
+      'other',
+      'registration',
+      'resit',
+    ]);
+    const histories = await get<Page<PaymentRow>>(
+      `${PAYMENT_PATHS.histories('/api/admin')}?per_page=50`,
+      tokens.admin,
+    );
+    expect(new Set(histories.items.map((p) => p.status))).toEqual(
+      new Set(['paid', 'pending', 'failed', 'abandoned', 'review']),
+    );
+    const queue = await get<Page<PaymentIssueRow>>(`${PAYMENT_PATHS.issues}?state=open`, tokens.admin);
+    expect(queue.items.map((issue) => issue.kind)).toEqual(['amount_mismatch']);
+    // A demo payment verifies against the sandbox's own book, as a real one would.
+    const paid = histories.items.find((p) => p.status === 'paid' && p.school.code === 'SHT-IB')!;
+    const verified = await t.request(
+      'POST',
+      PAYMENT_PATHS.verify('/api/training-school-admin', paid.transaction_ref),
+      {
+        token: tokens.school1,
+      },
+    );
+    expect(verified.body.data).toMatchObject({ status: 'paid', receipt_number: paid.receipt_number });
   });
 });
 

@@ -39,7 +39,15 @@ async function secondProcess(): Promise<{ jobs: Jobs; database: DatabaseHandle }
   const pglite = (t.portal.database as DatabaseHandle & { pglite?: PGlite }).pglite!;
   const jobs = await startJobs(
     url ? { driver: 'postgres', url } : { driver: 'pglite', pglite },
-    { database, storage: t.portal.storage, mailer: t.portal.mailer, log: quietLog, clock: () => now },
+    {
+      database,
+      storage: t.portal.storage,
+      mailer: t.portal.mailer,
+      log: quietLog,
+      clock: () => now,
+      payments: t.portal.payments,
+      selfUrl: () => t.url,
+    },
     { pollingIntervalSeconds: 0.5 },
   );
   others.push({ jobs, database });

@@ -98,6 +98,8 @@ export async function pgliteTemplate() {
         mailer: null as never,
         log: QUIET_LOG,
         clock: () => new Date(),
+        payments: null as never,
+        selfUrl: () => '',
       },
       { schedule: false },
     );

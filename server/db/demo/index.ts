@@ -10,6 +10,7 @@ import { seedCourseHeaders } from './courseHeaders';
 import { seedDiets } from './diets';
 import { seedListed } from './listed';
 import { seedNotifications } from './notifications';
+import { seedPayments } from './payments';
 
 /**
  * The demo, one file per area in this folder. The sign-ins alone (schools, course headers, the three
@@ -55,6 +56,7 @@ export async function seedDemo(
       const candidates = await seedCandidates(demo, accounts, headers, diets);
       await seedListed(demo, accounts, candidates, diets);
       await seedNotifications(demo, accounts);
+      await seedPayments(demo, accounts, candidates, diets);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

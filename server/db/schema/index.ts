@@ -15,6 +15,7 @@ import { dietExtensions, diets, registrationReminders, registrations } from './d
 import { files } from './files';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
+import { fees, paymentIssues, paymentItems, payments, sandboxTransactions } from './payments';
 import { nationalities } from './reference';
 import { trainingSchools } from './schools';
 
@@ -31,6 +32,7 @@ export * from './diets';
 export * from './files';
 export * from './listed';
 export * from './notifications';
+export * from './payments';
 export * from './reference';
 export * from './schools';
 
@@ -57,4 +59,9 @@ export const schema = {
   registrationReminders,
   schoolNotices,
   bulkBatches,
+  fees,
+  payments,
+  paymentItems,
+  paymentIssues,
+  sandboxTransactions,
 };

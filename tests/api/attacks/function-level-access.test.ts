@@ -107,6 +107,7 @@ describe('the matrix and the app agree', () => {
       mailer: t.portal.mailer,
       storage: t.portal.storage,
       log: createLogger(false),
+      payments: t.portal.payments,
     })
       .routes.filter((route) => route.method !== 'ALL' && route.path.startsWith('/api/'))
       .map((route) => `${route.method} ${route.path}`);

@@ -1,0 +1,279 @@
+/**
+ * Fees and payments (spec sections 2-4: Fee has id and status, and is added, edited and deleted; a
+ * payment history has its transaction_ref and is added, or replaced after verification; a reference is
+ * held while paying, and a flag records whether the provider's script has loaded). What the spec does
+ * not show is in docs/decisions.md "Payments": the kinds of fee, amounts in kobo, the payment's states,
+ * the provider (Paystack, or the portal's own sandbox), one settle path and the reconciliation queue.
+ */
+
+export const FEE_KINDS = ['indexing', 'registration', 'late_registration', 'resit', 'other'] as const;
+export type FeeKind = (typeof FEE_KINDS)[number];
+export const FEE_KIND_LABELS: Record<FeeKind, string> = {
+  indexing: 'Indexing',
+  registration: 'Registration',
+  late_registration: 'Late registration',
+  resit: 'Resit',
+  other: 'Other',
+};
+
+/** Who a fee is charged for: each candidate it covers, or the school once. */
+export const FEE_BASES = ['candidate', 'school'] as const;
+export type FeeBasis = (typeof FEE_BASES)[number];
+export const FEE_BASIS_LABELS: Record<FeeBasis, string> = {
+  candidate: 'Per candidate',
+  school: 'Per school',
+};
+
+export const FEE_STATUSES = ['active', 'inactive'] as const;
+export type FeeStatus = (typeof FEE_STATUSES)[number];
+
+/** The largest fee the form takes, in naira (a guard against a slipped key, not a policy). */
+export const FEE_AMOUNT_MAX_NAIRA = 5_000_000;
+export const FEE_TITLE_MAX = 120;
+/** Candidates one payment may cover: a school's whole registered list fits. */
+export const PAYMENT_MAX_CANDIDATES = 2000;
+export const PAYMENT_CURRENCY = 'NGN';
+/** How long a pending payment is asked about again before a person looks at it. */
+export const PAYMENT_PENDING_HOURS = 72;
+export const PAYMENT_REFERENCE_PATTERN = /^[A-Za-z0-9.=-]{6,100}$/;
+
+/**
+ * A payment's life on our side: `initialised` (the provider holds a transaction, nobody has paid yet),
+ * `pending` (the provider is still waiting for the money: a transfer), `paid` (credited; final),
+ * `failed` (declined), `abandoned` (left before paying), `review` (the provider took money that does not
+ * match the order: the reconciliation queue decides). A failed or abandoned payment may still be paid
+ * afterwards in the same transaction (Paystack lets the payer try again), so only `paid` is final.
+ */
+export const PAYMENT_STATUSES = ['initialised', 'pending', 'paid', 'failed', 'abandoned', 'review'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  initialised: 'Started',
+  pending: 'Pending',
+  paid: 'Paid',
+  failed: 'Failed',
+  abandoned: 'Abandoned',
+  review: 'Needs review',
+};
+
+/** What lands in the reconciliation queue: what needs a person. */
+export const PAYMENT_ISSUE_KINDS = [
+  'amount_mismatch',
+  'unknown_reference',
+  'duplicate',
+  'reversed',
+  'stale_pending',
+] as const;
+export type PaymentIssueKind = (typeof PAYMENT_ISSUE_KINDS)[number];
+export const PAYMENT_ISSUE_LABELS: Record<PaymentIssueKind, string> = {
+  amount_mismatch: 'Amount mismatch',
+  unknown_reference: 'Unknown reference',
+  duplicate: 'Duplicate payment',
+  reversed: 'Reversed after credit',
+  stale_pending: `Pending past ${PAYMENT_PENDING_HOURS} hours`,
+};
+export const PAYMENT_ISSUE_STATES = ['open', 'resolved'] as const;
+export const ISSUE_NOTE_MAX = 1000;
+
+const NAIRA = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
+/** '₦15,000.00' from 1500000 kobo. */
+export const formatNaira = (kobo: number) => NAIRA.format(kobo / 100);
+
+export interface FeeRow {
+  id: number;
+  title: string;
+  kind: FeeKind;
+  amount_kobo: number;
+  basis: FeeBasis;
+  status: FeeStatus;
+  diet: { id: number; code: string; name: string };
+  /** The course headers it applies to; empty: every course header. */
+  course_headers: { id: number; code: string }[];
+  /** Payments credited against it: while any, it cannot be deleted nor its amount changed. */
+  paid_payments: number;
+  created_at: string;
+}
+
+/** A fee as a school sees it on its Payments page, with what it still owes. */
+export interface PayableFee extends FeeRow {
+  /** Per candidate: its registered candidates this fee covers that are not paid for yet. Per school: 0 or 1. */
+  unpaid: number;
+  paid: number;
+}
+
+export interface PaymentProviderInfo {
+  name: 'paystack' | 'sandbox';
+  /** The provider's inline script (PaystackPop). */
+  script_url: string;
+}
+
+export interface PayableFees {
+  fees: PayableFee[];
+  provider: PaymentProviderInfo;
+}
+
+export interface UnpaidCandidate {
+  id: number;
+  candidate_index: string | null;
+  name: string;
+  course_header: string;
+}
+
+/** What a school is asked to pay before it pays: the server's sum, never the browser's. */
+export interface PaymentQuote {
+  fee: { id: number; title: string; basis: FeeBasis };
+  amount_kobo: number;
+  candidates: UnpaidCandidate[];
+}
+
+/** What starting a payment answers: the reference the payment machine holds, and the popup's code. */
+export interface PaymentStart {
+  reference: string;
+  access_code: string;
+  amount_kobo: number;
+}
+
+export interface PaymentRow {
+  id: number;
+  /** The spec's transaction_ref. */
+  transaction_ref: string;
+  status: PaymentStatus;
+  amount_kobo: number;
+  fee: { id: number; title: string; kind: FeeKind };
+  diet: { code: string };
+  school: { id: number; code: string; name: string };
+  candidates: number;
+  receipt_number: string | null;
+  paid_at: string | null;
+  /** What the provider last said (its gateway response), for a failed or pending payment. */
+  gateway_response: string | null;
+  provider: 'paystack' | 'sandbox';
+  created_at: string;
+}
+
+/** One payment with what it covers: the receipt. */
+export interface PaymentDetail extends PaymentRow {
+  covered: UnpaidCandidate[];
+  paid_by: string | null;
+  channel: string | null;
+}
+
+export interface PaymentIssueRow {
+  id: number;
+  kind: PaymentIssueKind;
+  transaction_ref: string;
+  payment_id: number | null;
+  school: { code: string } | null;
+  detail: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  resolution: string | null;
+}
+
+const SCHOOL = '/api/training-school-admin';
+const BOARD = '/api/admin';
+type Prefix = typeof SCHOOL | typeof BOARD;
+export const paymentPrefix = (role: 'admin' | 'school_admin'): Prefix => (role === 'admin' ? BOARD : SCHOOL);
+
+export const PAYMENT_PATHS = {
+  /** GET: the fees list (Page<FeeRow>). POST: add a fee. */
+  fees: `${BOARD}/fees`,
+  /** POST: edit a fee. */
+  fee: (id: number) => `${BOARD}/fees/${id}`,
+  /** POST `{ status }`. */
+  feeStatus: (id: number) => `${BOARD}/fees/${id}/status`,
+  /** POST: delete a fee nobody has paid. */
+  feeDelete: (id: number) => `${BOARD}/fees/${id}/delete`,
+  /** GET: the school's payable fees (PayableFees). */
+  payableFees: `${SCHOOL}/fees`,
+  /** GET: the school's candidates a fee covers and who has not paid it. */
+  unpaid: (feeId: number) => `${SCHOOL}/fees/${feeId}/unpaid-candidates`,
+  /** POST `{ fee_id, candidate_ids? , all? }`: what it would cost (PaymentQuote). */
+  quote: `${SCHOOL}/payments/quote`,
+  /** POST the same: starts the payment (PaymentStart). */
+  start: `${SCHOOL}/payments`,
+  /** GET: one payment and what it covers (PaymentDetail). */
+  one: (prefix: Prefix, reference: string) => `${prefix}/payments/${encodeURIComponent(reference)}`,
+  /** POST: asks the provider and settles (PaymentDetail). An admin may verify any reference by hand. */
+  verify: (prefix: Prefix, reference: string) => `${prefix}/payments/${encodeURIComponent(reference)}/verify`,
+  /** GET: the payment histories (lists). */
+  histories: (prefix: Prefix) => `${prefix}/payment-histories`,
+  /** GET: the reconciliation queue. */
+  issues: `${BOARD}/payment-issues`,
+  /** POST `{ note }`. */
+  resolveIssue: (id: number) => `${BOARD}/payment-issues/${id}/resolve`,
+  /** The provider's webhook (Paystack's `x-paystack-signature`). */
+  webhook: '/api/paystack/webhook',
+} as const;
+
+/** The page a receipt is printed from. */
+export const receiptPage = (reference: string) => `/payments/receipt/${encodeURIComponent(reference)}`;
+
+export const PAYMENT_MESSAGES = {
+  titleRequired: 'Title is required',
+  tooLong: 'This is too long',
+  kindInvalid: 'Choose the kind of fee',
+  basisInvalid: 'Choose per candidate or per school',
+  amountRequired: 'Amount is required',
+  amountInvalid: `Enter an amount in naira from 1 to ${FEE_AMOUNT_MAX_NAIRA.toLocaleString('en-NG')}, with at most two decimals`,
+  dietRequired: 'Choose the diet',
+  dietUnknown: 'There is no such diet.',
+  courseHeadersInvalid: 'Choose course headers from the list',
+  statusInvalid: 'Choose active or inactive',
+  statusChoose: 'Choose a status from the list',
+  stateChoose: 'Choose from the list',
+  feeNotFound: 'There is no such fee.',
+  feeCreated: 'Fee added.',
+  feeUpdated: 'Fee saved.',
+  feeDeleted: 'Fee deleted.',
+  feeStatusChanged: (title: string, status: FeeStatus) => `${title} is now ${status}.`,
+  /** A paid fee's amount, or its deletion. */
+  feePaidLocked:
+    'This fee has been paid, so its amount cannot change and it cannot be deleted. Make it inactive and add a new fee instead.',
+  feeStartedLocked:
+    'Payments have been started for this fee and may still be completed, so it cannot be deleted. Make it inactive instead.',
+  feeChoose: 'Choose a fee',
+  feeInactive: 'This fee is not being collected now.',
+  candidatesRequired: 'Choose the candidates this payment covers',
+  candidatesInvalid: 'Choose candidates from your list of unpaid registered candidates',
+  tooManyCandidates: `One payment covers at most ${PAYMENT_MAX_CANDIDATES} candidates`,
+  nothingToPay: 'There is nothing left to pay for this fee.',
+  /** Some chosen candidates were paid for meanwhile (another tab, another admin). */
+  alreadyPaid: 'Some of these candidates have been paid for already. Check the list and try again.',
+  schoolSuspended: 'Your school is suspended, so it cannot pay now. Message the board.',
+  started: 'Payment started.',
+  notFound: 'There is no payment with this reference.',
+  referenceInvalid: 'This is not a payment reference.',
+  providerDown: 'The payment provider could not be reached. Nothing was charged; please try again.',
+  paid: 'Payment received. Your receipt is ready.',
+  pending: 'Your payment is pending with the provider. We will check again and credit it when it arrives.',
+  failed: 'The payment was declined. Nothing was credited.',
+  abandoned: 'The payment was not completed. Nothing was charged.',
+  review: 'The provider reported a different amount. The board will look into it; nothing was credited yet.',
+  issueNotFound: 'There is no such item in the reconciliation queue.',
+  noteRequired: 'Say how this was resolved',
+  issueResolved: 'Marked as resolved.',
+  issueAlreadyResolved: 'This was resolved already.',
+  webhookRefused: 'Signature refused.',
+} as const;
+
+/** What a settled payment's status tells the payer. */
+export const SETTLED_MESSAGE: Record<PaymentStatus, string> = {
+  initialised: PAYMENT_MESSAGES.abandoned,
+  pending: PAYMENT_MESSAGES.pending,
+  paid: PAYMENT_MESSAGES.paid,
+  failed: PAYMENT_MESSAGES.failed,
+  abandoned: PAYMENT_MESSAGES.abandoned,
+  review: PAYMENT_MESSAGES.review,
+};
+
+/** Naira as typed ('15,000', '15000.5') into kobo; null when it is not an amount the form takes. */
+export function nairaToKobo(text: string): number | null {
+  const cleaned = text.replace(/[,\s₦]/g, '');
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(cleaned)) return null;
+  const [whole, fraction = ''] = cleaned.split('.');
+  const kobo = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return kobo >= 100 && kobo <= FEE_AMOUNT_MAX_NAIRA * 100 ? kobo : null;
+}
+
+export const koboToNaira = (kobo: number) => (kobo / 100).toFixed(2);

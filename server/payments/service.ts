@@ -1,0 +1,333 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { formatPersonName } from '../../contract/format';
+import {
+  PAYMENT_CURRENCY,
+  PAYMENT_MESSAGES as M,
+  type PayableFee,
+  type PaymentDetail,
+  type PaymentQuote,
+  type PaymentRow,
+  type PaymentStart,
+  type UnpaidCandidate,
+} from '../../contract/payments';
+import type { paymentChoiceValidator } from '../../contract/payments.validators';
+import { audit, userOf, type Actor } from '../audit';
+import type { Database } from '../db/client';
+import {
+  candidates,
+  courseHeaders,
+  diets,
+  fees,
+  paymentItems,
+  payments,
+  registrations,
+  resits,
+  trainingSchools,
+  users,
+} from '../db/schema';
+import { Invalid, NotFound, Refused } from '../errors';
+import { completeFees, selectFees, toFeeRow } from './fees';
+import type { PaymentProvider } from './provider';
+
+/**
+ * What a school pays (school admin, /payments): the fees it owes, who each covers and who is unpaid,
+ * the server's quote, and starting a payment at the provider. Settling is server/payments/settle.ts.
+ */
+
+type StoredFee = typeof fees.$inferSelect;
+type Choice = Awaited<ReturnType<typeof paymentChoiceValidator.validate>>;
+
+/**
+ * The school's candidates a per-candidate fee covers: registered for its diet (registration, late
+ * registration, other), entered as resits for its diet (resit), or indexed at the school (indexing);
+ * under its course headers when it names some.
+ */
+function coveredBy(fee: StoredFee, schoolId: number): SQL {
+  const conditions: SQL[] = [eq(candidates.trainingSchoolId, schoolId)];
+  if (fee.courseHeaderIds.length) {
+    conditions.push(inArray(candidates.courseHeaderId, fee.courseHeaderIds));
+  }
+  if (fee.kind === 'resit') {
+    conditions.push(
+      sql`exists (select 1 from ${resits} where ${resits.candidateId} = ${candidates.id} and ${resits.dietId} = ${fee.dietId} and ${resits.removedAt} is null)`,
+    );
+  } else if (fee.kind !== 'indexing') {
+    conditions.push(
+      sql`exists (select 1 from ${registrations} where ${registrations.candidateId} = ${candidates.id} and ${registrations.dietId} = ${fee.dietId} and ${registrations.regStatus} = 'registered')`,
+    );
+  }
+  return and(...conditions)!;
+}
+
+/** A candidate already credited for this fee. */
+const creditedFor = (feeId: number) =>
+  sql`exists (select 1 from ${paymentItems} where ${paymentItems.feeId} = ${feeId} and ${paymentItems.candidateId} = ${candidates.id} and ${paymentItems.credited})`;
+
+const candidateColumns = {
+  id: candidates.id,
+  candidate_index: candidates.candidateIndex,
+  first_name: candidates.first_name,
+  last_name: candidates.last_name,
+  middle_name: candidates.middle_name,
+  course_header: courseHeaders.code,
+};
+
+const toCandidate = (row: {
+  id: number;
+  candidate_index: string | null;
+  first_name: string;
+  last_name: string;
+  middle_name: string | null;
+  course_header: string;
+}): UnpaidCandidate => ({
+  id: row.id,
+  candidate_index: row.candidate_index,
+  name: formatPersonName(row),
+  course_header: row.course_header,
+});
+
+/** The school's candidates the fee covers that are not paid for yet, by index number. */
+export async function unpaidCandidates(db: Database, fee: StoredFee, schoolId: number) {
+  const rows = await db
+    .select(candidateColumns)
+    .from(candidates)
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .where(and(coveredBy(fee, schoolId), sql`not ${creditedFor(fee.id)}`))
+    .orderBy(asc(candidates.candidateIndex));
+  return rows.map(toCandidate);
+}
+
+async function countCovered(db: Database, fee: StoredFee, schoolId: number) {
+  const [row] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      paid: sql<number>`count(*) filter (where ${creditedFor(fee.id)})::int`,
+    })
+    .from(candidates)
+    .where(coveredBy(fee, schoolId));
+  return { unpaid: row.all - row.paid, paid: row.paid };
+}
+
+/** Whether the school has paid a per-school fee. */
+async function schoolPaid(db: Database, feeId: number, schoolId: number) {
+  const [row] = await db
+    .select({ id: paymentItems.id })
+    .from(paymentItems)
+    .where(
+      and(
+        eq(paymentItems.feeId, feeId),
+        eq(paymentItems.trainingSchoolId, schoolId),
+        isNull(paymentItems.candidateId),
+        eq(paymentItems.credited, true),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+/** The fees a school can pay now: active, of a diet not closed; each with what it still owes. */
+export async function payableFees(db: Database, schoolId: number): Promise<PayableFee[]> {
+  const rows = await selectFees(db)
+    .where(and(eq(fees.status, 'active'), isNull(diets.closedAt)))
+    .orderBy(asc(diets.firstPaperOn), asc(fees.id));
+  const listed = await completeFees(db, rows.map(toFeeRow));
+  return Promise.all(
+    listed.map(async (fee, i) => {
+      const stored = rows[i].fee;
+      if (stored.basis === 'school') {
+        const paid = await schoolPaid(db, stored.id, schoolId);
+        return { ...fee, unpaid: paid ? 0 : 1, paid: paid ? 1 : 0 };
+      }
+      return { ...fee, ...(await countCovered(db, stored, schoolId)) };
+    }),
+  );
+}
+
+/** A fee the school may pay now (active, its diet not closed), or the refusal. */
+export async function payableFee(db: Database, feeId: number): Promise<StoredFee> {
+  const [row] = await db
+    .select({ fee: fees, closedAt: diets.closedAt })
+    .from(fees)
+    .innerJoin(diets, eq(diets.id, fees.dietId))
+    .where(eq(fees.id, feeId));
+  if (!row) throw new Invalid({ fee_id: [M.feeChoose] });
+  if (row.fee.status !== 'active' || row.closedAt) throw new Invalid({ fee_id: [M.feeInactive] });
+  return row.fee;
+}
+
+/**
+ * What the school would pay: the fee's amount once (per school), or once for each chosen candidate, every
+ * one of whom must be covered and unpaid. The server's sum; the browser's is never read.
+ */
+export async function quote(db: Database, schoolId: number, choice: Choice): Promise<PaymentQuote> {
+  const fee = await payableFee(db, choice.fee_id);
+  const about = { id: fee.id, title: fee.title, basis: fee.basis };
+  if (fee.basis === 'school') {
+    if (await schoolPaid(db, fee.id, schoolId)) throw new Refused(409, M.nothingToPay);
+    return { fee: about, amount_kobo: fee.amountKobo, candidates: [] };
+  }
+  const unpaid = await unpaidCandidates(db, fee, schoolId);
+  let chosen: UnpaidCandidate[];
+  if (choice.all) {
+    if (!unpaid.length) throw new Refused(409, M.nothingToPay);
+    chosen = unpaid;
+  } else {
+    const ids = choice.candidate_ids ?? [];
+    if (!ids.length) throw new Invalid({ candidate_ids: [M.candidatesRequired] });
+    const byId = new Map(unpaid.map((c) => [c.id, c]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) {
+      // Paid meanwhile (another tab), or never this school's to pay for: said differently.
+      const covered = await db
+        .select({ id: candidates.id })
+        .from(candidates)
+        .where(and(coveredBy(fee, schoolId), inArray(candidates.id, missing)));
+      if (covered.length === missing.length) throw new Refused(409, M.alreadyPaid);
+      throw new Invalid({ candidate_ids: [M.candidatesInvalid] });
+    }
+    chosen = ids.map((id) => byId.get(id)!);
+  }
+  return { fee: about, amount_kobo: fee.amountKobo * chosen.length, candidates: chosen };
+}
+
+/** A reference nobody can guess, that Paystack takes (letters, digits, '-'). */
+export const newReference = () => `WHB-${randomBytes(9).toString('hex').toUpperCase()}`;
+
+/**
+ * Starts a payment: the quote again, the transaction at the provider (its access code opens the popup),
+ * then the payment and its items in one transaction. A provider that cannot be reached leaves nothing
+ * behind; a transaction it made that we then fail to record is never shown to anyone, so never paid.
+ */
+export async function startPayment(
+  db: Database,
+  provider: PaymentProvider,
+  actor: Actor,
+  schoolId: number,
+  choice: Choice,
+): Promise<PaymentStart> {
+  const [school] = await db.select().from(trainingSchools).where(eq(trainingSchools.id, schoolId));
+  if (!school || school.status === 'suspended') throw new Refused(403, M.schoolSuspended);
+  const quoted = await quote(db, schoolId, choice);
+  const [payer] = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, userOf(actor)));
+  const reference = newReference();
+  const { accessCode } = await provider.initialize({
+    reference,
+    email: payer.email,
+    amountKobo: quoted.amount_kobo,
+    currency: PAYMENT_CURRENCY,
+    metadata: { school: school.code, fee_id: quoted.fee.id, candidates: quoted.candidates.length },
+  });
+  const fee = await payableFee(db, choice.fee_id);
+  await db.transaction(async (tx) => {
+    const [payment] = await tx
+      .insert(payments)
+      .values({
+        reference,
+        provider: provider.info.name,
+        feeId: fee.id,
+        trainingSchoolId: schoolId,
+        amountKobo: quoted.amount_kobo,
+        currency: PAYMENT_CURRENCY,
+        status: 'initialised',
+        accessCode,
+        email: payer.email,
+        initiatedBy: userOf(actor),
+        // Asked again by the re-query job if nobody verifies it (server/payments/settle.ts).
+        nextCheckAt: sql`now() + interval '5 minutes'`,
+      })
+      .returning();
+    const items = quoted.candidates.length
+      ? quoted.candidates.map((c) => ({ candidateId: c.id }))
+      : [{ candidateId: null }];
+    await tx.insert(paymentItems).values(
+      items.map((item) => ({
+        paymentId: payment.id,
+        feeId: fee.id,
+        trainingSchoolId: schoolId,
+        candidateId: item.candidateId,
+        amountKobo: fee.amountKobo,
+      })),
+    );
+    await audit(tx, actor, {
+      action: 'payment.started',
+      entityId: payment.id,
+      after: {
+        reference,
+        fee_id: fee.id,
+        amount_kobo: quoted.amount_kobo,
+        candidates: quoted.candidates.map((c) => c.id),
+      },
+    });
+  });
+  return { reference, access_code: accessCode, amount_kobo: quoted.amount_kobo };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading payments.
+
+export const selectPayments = (db: Database) =>
+  db
+    .select({
+      payment: payments,
+      fee: { id: fees.id, title: fees.title, kind: fees.kind },
+      diet: { code: diets.code },
+      school: { id: trainingSchools.id, code: trainingSchools.code, name: trainingSchools.name },
+      candidates: sql<number>`(select count(${paymentItems.candidateId})::int from ${paymentItems} where ${paymentItems.paymentId} = ${payments.id})`,
+    })
+    .from(payments)
+    .innerJoin(fees, eq(fees.id, payments.feeId))
+    .innerJoin(diets, eq(diets.id, fees.dietId))
+    .innerJoin(trainingSchools, eq(trainingSchools.id, payments.trainingSchoolId))
+    .$dynamic();
+
+type SelectedPayment = Awaited<ReturnType<typeof selectPayments>>[number];
+
+export const toPaymentRow = (row: SelectedPayment): PaymentRow => ({
+  id: row.payment.id,
+  transaction_ref: row.payment.reference,
+  status: row.payment.status,
+  amount_kobo: row.payment.amountKobo,
+  fee: row.fee,
+  diet: row.diet,
+  school: row.school,
+  candidates: row.candidates,
+  receipt_number: row.payment.receiptNumber,
+  paid_at: row.payment.paidAt?.toISOString() ?? null,
+  gateway_response: row.payment.gatewayResponse,
+  provider: row.payment.provider,
+  created_at: row.payment.createdAt.toISOString(),
+});
+
+/** One payment with what it covers; a school admin's only if it is their school's (else 404). */
+export async function paymentDetail(
+  db: Database,
+  reference: string,
+  schoolId: number | null,
+): Promise<PaymentDetail> {
+  const where =
+    schoolId === null
+      ? eq(payments.reference, reference)
+      : and(eq(payments.reference, reference), eq(payments.trainingSchoolId, schoolId));
+  const [row] = await selectPayments(db).where(where);
+  if (!row) throw new NotFound(M.notFound);
+  const covered = await db
+    .select(candidateColumns)
+    .from(paymentItems)
+    .innerJoin(candidates, eq(candidates.id, paymentItems.candidateId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .where(eq(paymentItems.paymentId, row.payment.id))
+    .orderBy(asc(candidates.candidateIndex));
+  const [payer] = row.payment.initiatedBy
+    ? await db.select({ name: users.name }).from(users).where(eq(users.id, row.payment.initiatedBy))
+    : [];
+  return {
+    ...toPaymentRow(row),
+    covered: covered.map(toCandidate),
+    paid_by: payer?.name ?? null,
+    channel: row.payment.channel,
+  };
+}

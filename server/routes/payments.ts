@@ -1,0 +1,185 @@
+import {
+  PAYMENT_MESSAGES as M,
+  PAYMENT_PATHS,
+  PAYMENT_REFERENCE_PATTERN,
+  SETTLED_MESSAGE,
+  paymentPrefix,
+} from '../../contract/payments';
+import {
+  feeStatusValidator,
+  feeValidator,
+  issueResolutionValidator,
+  paymentChoiceValidator,
+} from '../../contract/payments.validators';
+import type { Role } from '../../contract/roles';
+import { systemActor } from '../audit';
+import { NotFound } from '../errors';
+import { actorOf, callerOf, dbOf, nowOf, transact, type AppContext } from '../http/context';
+import { idOf } from '../http/params';
+import { ok } from '../http/respond';
+import { ADMIN, PUBLIC, SCHOOL_ADMIN, get, post, type Route } from '../http/route';
+import { json } from '../http/validate';
+import { createFee, deleteFee, setFeeStatus, updateFee } from '../payments/fees';
+import { resolveIssue } from '../payments/issues';
+import { settle } from '../payments/settle';
+import {
+  payableFee,
+  payableFees,
+  paymentDetail,
+  quote,
+  startPayment,
+  unpaidCandidates,
+} from '../payments/service';
+
+/**
+ * Fees and payments (server/payments/): the board's fees and reconciliation queue, a school's payable
+ * fees, quote and payment start, both roles' verify and receipt, and the provider's webhook. The lists
+ * (fees, payment histories, the queue) are made from their definitions (server/lists/).
+ */
+
+const feeId = (c: AppContext) => idOf(c, M.feeNotFound);
+
+/** The `:reference` of the path, or the 404 any unknown reference gets. */
+function referenceOf(c: AppContext): string {
+  const reference = c.req.param('reference') ?? '';
+  if (!PAYMENT_REFERENCE_PATTERN.test(reference)) throw new NotFound(M.notFound);
+  return reference;
+}
+
+/** The school a school admin pays for (the access matrix let only school admins here). */
+const schoolOf = (c: AppContext): number => {
+  const school = callerOf(c).trainingSchoolId;
+  if (school === null) throw new NotFound(M.notFound);
+  return school;
+};
+
+/** The caller's scope for one payment: every school's for the board, their own for a school admin. */
+const scopeSchool = (c: AppContext) => (callerOf(c).role === 'admin' ? null : schoolOf(c));
+
+const feeRoutes: Route[] = [
+  post(PAYMENT_PATHS.fees, ADMIN, json(feeValidator), async (c) => {
+    const fee = await transact(c, (tx, actor) => createFee(tx, actor, c.req.valid('json')));
+    return ok(c, fee, M.feeCreated);
+  }),
+  post('/api/admin/fees/:id', ADMIN, json(feeValidator), async (c) => {
+    const id = feeId(c);
+    const fee = await transact(c, (tx, actor) => updateFee(tx, actor, id, c.req.valid('json')));
+    return ok(c, fee, M.feeUpdated);
+  }),
+  post('/api/admin/fees/:id/status', ADMIN, json(feeStatusValidator), async (c) => {
+    const { status } = c.req.valid('json');
+    const id = feeId(c);
+    const fee = await transact(c, (tx, actor) => setFeeStatus(tx, actor, id, status));
+    return ok(c, fee, M.feeStatusChanged(fee.title, status));
+  }),
+  post('/api/admin/fees/:id/delete', ADMIN, async (c) => {
+    const id = feeId(c);
+    await transact(c, (tx, actor) => deleteFee(tx, actor, id));
+    return ok(c, undefined, M.feeDeleted);
+  }),
+];
+
+const schoolPaymentRoutes: Route[] = [
+  get(PAYMENT_PATHS.payableFees, SCHOOL_ADMIN, async (c) => {
+    const fees = await payableFees(dbOf(c), schoolOf(c));
+    return ok(c, { fees, provider: c.get('deps').payments.info });
+  }),
+  get('/api/training-school-admin/fees/:id/unpaid-candidates', SCHOOL_ADMIN, async (c) => {
+    const fee = await payableFee(dbOf(c), feeId(c)).catch(() => {
+      throw new NotFound(M.feeNotFound);
+    });
+    return ok(c, fee.basis === 'school' ? [] : await unpaidCandidates(dbOf(c), fee, schoolOf(c)));
+  }),
+  post(PAYMENT_PATHS.quote, SCHOOL_ADMIN, json(paymentChoiceValidator), async (c) =>
+    ok(c, await quote(dbOf(c), schoolOf(c), c.req.valid('json'))),
+  ),
+  post(PAYMENT_PATHS.start, SCHOOL_ADMIN, json(paymentChoiceValidator), async (c) => {
+    const { payments } = c.get('deps');
+    const started = await startPayment(dbOf(c), payments, actorOf(c), schoolOf(c), c.req.valid('json'));
+    return ok(c, started, M.started);
+  }),
+];
+
+/** Both roles: one payment (the receipt), and its verification by reference. */
+const paymentRoutes = (role: Role): Route[] => {
+  const prefix = paymentPrefix(role);
+  return [
+    get(`${prefix}/payments/:reference`, [role], async (c) =>
+      ok(c, await paymentDetail(dbOf(c), referenceOf(c), scopeSchool(c))),
+    ),
+    // The browser's verify (and the board's verify by hand): the same settle as the webhook's.
+    post(`${prefix}/payments/:reference/verify`, [role], async (c) => {
+      const reference = referenceOf(c);
+      const school = scopeSchool(c);
+      // A school admin may verify only their own school's payment: the same 404 as for no payment.
+      if (school !== null) await paymentDetail(dbOf(c), reference, school);
+      const { database, payments, log } = c.get('deps');
+      const status = await settle(
+        { db: database.db, provider: payments, log, now: () => nowOf(c) },
+        actorOf(c),
+        reference,
+      );
+      if (status === null) throw new NotFound(M.notFound);
+      return ok(c, await paymentDetail(dbOf(c), reference, school), SETTLED_MESSAGE[status]);
+    }),
+  ];
+};
+
+const reconciliationRoutes: Route[] = [
+  post('/api/admin/payment-issues/:id/resolve', ADMIN, json(issueResolutionValidator), async (c) => {
+    const id = idOf(c, M.issueNotFound);
+    const { note } = c.req.valid('json');
+    const issue = await transact(c, (tx, actor) => resolveIssue(tx, actor, id, note));
+    return ok(c, issue, M.issueResolved);
+  }),
+];
+
+/**
+ * The provider's webhook: public, believed only when its signature is the HMAC-SHA512 of the raw body
+ * under our secret key (compared in constant time), answered 200 at once. It never credits on its own
+ * word: it queues the same settle the browser's verify runs, which asks the provider.
+ */
+const webhookRoutes: Route[] = [
+  post(PAYMENT_PATHS.webhook, PUBLIC, async (c) => {
+    const { payments, jobs, database, log } = c.get('deps');
+    const raw = await c.req.text();
+    if (!payments.signatureValid(raw, c.req.header('x-paystack-signature'))) {
+      return c.json({ success: false, message: M.webhookRefused }, 400);
+    }
+    let event: { event?: unknown; data?: { reference?: unknown; transaction_reference?: unknown } } | null;
+    try {
+      event = JSON.parse(raw);
+    } catch {
+      event = null;
+    }
+    const data = event?.data;
+    const reference =
+      event?.event === 'refund.processed' ? data?.transaction_reference : (data?.reference ?? null);
+    if (
+      typeof reference === 'string' &&
+      PAYMENT_REFERENCE_PATTERN.test(reference) &&
+      (event?.event === 'charge.success' || event?.event === 'refund.processed')
+    ) {
+      if (jobs) {
+        await jobs.send('payment-settle', { reference }, { singletonKey: `settle:${reference}` });
+      } else {
+        await settle(
+          { db: database.db, provider: payments, log },
+          systemActor(c.get('requestId')),
+          reference,
+        );
+      }
+    }
+    // Every signed delivery is acknowledged, even an event we do not act on, so it is not sent again.
+    return ok(c);
+  }),
+];
+
+export const paymentsRoutes: Route[] = [
+  ...feeRoutes,
+  ...schoolPaymentRoutes,
+  ...paymentRoutes('admin'),
+  ...paymentRoutes('school_admin'),
+  ...reconciliationRoutes,
+  ...webhookRoutes,
+];
