@@ -240,6 +240,11 @@ export interface CandidateRow {
   reg_status: RegStatus;
   verified: boolean;
   created_at: string;
+  /**
+   * Registered lists only: whether the diet's registration fee is paid for this registered candidate
+   * (registration counts as complete only then), or null when the diet charges none for them.
+   */
+  registration_fee?: 'paid' | 'unpaid' | null;
 }
 
 /** A whole candidate record: the form's text fields, the stored uploads' URLs, and the row's facts. */

@@ -33,6 +33,9 @@ export const provide = (deps: Deps) =>
     await next();
   });
 
+/** A path as the log keeps it: the sandbox checkout's access code (what opens a payment) left out. */
+const loggedPath = (path: string) => path.replace(/^(\/sandbox\/paystack\/checkout\/)[^/]+/, '$1…');
+
 /** One JSON line a request; never the body, never the token. */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = performance.now();
@@ -42,7 +45,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   log.info('request', {
     id: c.get('requestId'),
     method: c.req.method,
-    path: c.req.path,
+    path: loggedPath(c.req.path),
     status: c.res.status,
     ms: Math.round((performance.now() - started) * 10) / 10,
     user: c.get('caller')?.userId ?? null,

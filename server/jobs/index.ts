@@ -28,9 +28,11 @@ export interface JobContext {
   selfUrl: () => string;
 }
 
-interface JobDefinition<Data = null> {
+export interface JobDefinition<Data = null> {
   /** pg-boss cron, in Lagos time. */
   cron?: string;
+  /** Jobs a worker takes at once (default 1): for short jobs that arrive in bursts. */
+  batchSize?: number;
   run(context: JobContext, data: Data): Promise<unknown>;
 }
 
@@ -48,6 +50,8 @@ export const JOBS = {
   },
   /** Settles one reference the provider's webhook named (server/payments/settle.ts): idempotent. */
   'payment-settle': {
+    // Webhooks come in bursts (Paystack's retries after an outage): twenty settled at once.
+    batchSize: 20,
     run: ({ database, payments, log, clock }, data: { reference: string }) =>
       settle({ db: database.db, provider: payments, log, now: clock }, systemActor(), data.reference),
   },

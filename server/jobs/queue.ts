@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../http/log';
-import { JOBS, type JobContext, type JobName } from './index';
+import { JOBS, type JobContext, type JobDefinition, type JobName } from './index';
 
 /**
  * Background work on pg-boss (docs/decisions.md "Background jobs"): a queue per job kind in JOBS, its
@@ -68,27 +68,48 @@ export async function startJobs(
   boss.on('error', (error) => log.error('jobs.error', describeError(error)));
   await boss.start();
 
-  for (const [name, job] of Object.entries(JOBS) as [JobName, (typeof JOBS)[JobName]][]) {
+  const workers = new Map<JobName, string>();
+  for (const [name, job] of Object.entries(JOBS) as [JobName, JobDefinition<unknown>][]) {
     await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 60, retryBackoff: true });
-    await boss.work(name, { pollingIntervalSeconds, batchSize: 1 }, async ([received]) => {
-      const started = performance.now();
-      try {
-        await (job.run as (context: JobContext, data: unknown) => Promise<unknown>)(context, received.data);
-        log.info('job.done', { name, id: received.id, ms: Math.round(performance.now() - started) });
-      } catch (error) {
-        // Thrown on, so pg-boss retries it (retryLimit); every job is safe to run again.
-        log.error('job.failed', { name, id: received.id, ...describeError(error) });
-        throw error;
-      }
-    });
-    if (schedule && 'cron' in job) {
+    // A worker takes up to `batchSize` jobs a fetch and runs them at once; between fetches it waits the
+    // polling interval unless woken (a job this process just queued wakes it: `send` below).
+    const worker = await boss.work(
+      name,
+      { pollingIntervalSeconds, batchSize: job.batchSize ?? 1 },
+      async (received) => {
+        const outcomes = await Promise.allSettled(
+          received.map(async ({ id, data }) => {
+            const started = performance.now();
+            try {
+              await job.run(context, data);
+              log.info('job.done', { name, id, ms: Math.round(performance.now() - started) });
+            } catch (error) {
+              log.error('job.failed', { name, id, ...describeError(error) });
+              throw error;
+            }
+          }),
+        );
+        // Thrown on, so pg-boss retries the batch (retryLimit); every job is safe to run again, and those
+        // of the batch that succeeded find nothing left to do.
+        const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
+      },
+    );
+    workers.set(name, worker);
+    if (schedule && job.cron) {
       await boss.schedule(name, job.cron, undefined, { tz: BOARD_TIME_ZONE, singletonKey: name });
     }
   }
 
   return {
     boss,
-    send: (name, data = {}, options = {}) => boss.send(name, data, options),
+    async send(name, data = {}, options = {}) {
+      const id = await boss.send(name, data, options);
+      // Run now, here, rather than at this process's next poll (another process may take it first).
+      const worker = workers.get(name);
+      if (id && worker && !options.startAfter) boss.notifyWorker(worker);
+      return id;
+    },
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
   };
 }

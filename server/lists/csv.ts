@@ -1,3 +1,4 @@
+import type { ListQuery } from '../../contract/lists.validators';
 import { stringify } from 'csv-stringify/sync';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { ListDefinition } from '../../contract/lists';
@@ -28,6 +29,7 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
   definition: ListDefinition<Row, F>,
   built: ListSource<Q> | null,
   source: ListSourceOf<Row, F, Q>,
+  query: ListQuery,
 ): Response {
   const db = c.get('deps').database.db;
   const { log } = c.get('deps');
@@ -45,7 +47,7 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
       try {
         const next = rows ? await rows.next() : { done: true as const, value: undefined };
         if (next.done) return controller.close();
-        const batch = source.complete ? await source.complete(db, next.value) : next.value;
+        const batch = source.complete ? await source.complete(db, next.value, query) : next.value;
         controller.enqueue(line(batch.map((row) => definition.columns.map((column) => column.cell(row)))));
       } catch (error) {
         // The headers are sent: the download can only stop short, which the browser reports as failed.

@@ -13,6 +13,7 @@ import {
 } from '../../contract/lists';
 import { candidateSource } from '../candidates/list';
 import { paymentHistorySource, paymentIssueSource } from '../payments/issues';
+import { withRegistrationFee } from '../payments/service';
 import type { Route } from '../http/route';
 import { listRoute } from './route';
 import {
@@ -25,14 +26,17 @@ import {
   schoolSource,
 } from './sources';
 
+const registeredSource = { ...candidateSource, complete: withRegistrationFee };
+
 /**
  * Every list of the portal: each definition (contract/lists.ts) with its source, as its GET route, the
  * roles that may call it written once, in the definition (the access matrix reads them from here).
  */
 export const listRoutes: Route[] = [
   listRoute(CANDIDATES_LIST, candidateSource),
-  listRoute(REGISTERED_LISTS.admin, candidateSource),
-  listRoute(REGISTERED_LISTS.school_admin, candidateSource),
+  // The registered lists say whether each registration's fee is paid (server/payments/service.ts).
+  listRoute(REGISTERED_LISTS.admin, registeredSource),
+  listRoute(REGISTERED_LISTS.school_admin, registeredSource),
   listRoute(SCHOOLS_LIST, schoolSource),
   listRoute(COURSE_HEADERS_LIST, courseHeaderSource),
   listRoute(DIETS_LIST, dietSource),

@@ -40,7 +40,7 @@ export interface ListSourceOf<Row extends { id: number }, F extends string, Q ex
   sorts: Record<string, AnyPgColumn[]>;
   toRow: (row: Awaited<Q>[number]) => Row;
   /** What a page's rows need from other tables (a school's admins), read once a page or batch. */
-  complete?: (db: Database, rows: Row[]) => Promise<Row[]>;
+  complete?: (db: Database, rows: Row[], query: ListQuery) => Promise<Row[]>;
 }
 
 /**
@@ -111,11 +111,11 @@ export function listRoute<Row extends { id: number }, F extends string, Q extend
     const asked = toQuery(c.req.valid('query'));
     const db = dbOf(c);
     const built = sourceOf(db, definition, source, scopeOf(c), asked);
-    if (asked.format === 'csv') return csvResponse(c, definition, built, source);
+    if (asked.format === 'csv') return csvResponse(c, definition, built, source, asked);
     const paging = pagingOf(asked);
     if (!built) return ok(c, noRows<Row>(paging));
     const page: Page<Row> = await readPage(db, paging, built, source.toRow);
-    return ok(c, source.complete ? { ...page, items: await source.complete(db, page.items) } : page);
+    return ok(c, source.complete ? { ...page, items: await source.complete(db, page.items, asked) } : page);
   });
 }
 

@@ -66,7 +66,7 @@ export function Header({ onOpenMenu }: { onOpenMenu: () => void }) {
   if (!user) return null;
   const isAdmin = user.user_role === 'admin';
   return (
-    <header className="flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4">
+    <header className="flex h-14 print:hidden items-center justify-between border-b border-slate-200 bg-white px-4">
       <button
         type="button"
         onClick={onOpenMenu}

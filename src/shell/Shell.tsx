@@ -32,8 +32,8 @@ export default function Shell() {
   );
 
   return (
-    <div className="min-h-screen lg:pl-64">
-      <aside className="fixed inset-y-0 left-0 hidden w-64 overflow-y-auto bg-brand-900 lg:block">
+    <div className="min-h-screen lg:pl-64 print:pl-0">
+      <aside className="fixed inset-y-0 left-0 hidden w-64 overflow-y-auto bg-brand-900 lg:block print:hidden">
         {brand}
         <Sidebar role={role} />
       </aside>

@@ -559,3 +559,31 @@ describe('payment histories', () => {
     expect(text).not.toContain('CHT-CA');
   });
 });
+
+describe('effects on registration', () => {
+  it('the registered lists say whose registration fee is paid; an unregistered row says nothing', async () => {
+    const page = await t.request('GET', `${SCHOOL}/registered-candidates?per_page=100`, {
+      token: tokens.school1,
+    });
+    expect(page.status).toBe(200);
+    const byId = new Map(
+      page.body.data.items.map((row: { id: number; registration_fee: string | null }) => [
+        row.id,
+        row.registration_fee,
+      ]),
+    );
+    expect(byId.get(ib[0])).toBe('paid');
+    expect(byId.get(ib[30])).toBe('unpaid');
+    await writeRegStatus(t, ib[31], 'unregistered');
+    const again = await t.request('GET', `${SCHOOL}/registered-candidates?per_page=100`, {
+      token: tokens.school1,
+    });
+    const row = again.body.data.items.find((r: { id: number }) => r.id === ib[31]);
+    expect(row.registration_fee).toBeNull();
+    // The board's list says the same.
+    const board = await t.request('GET', `${ADMIN}/registered-candidates?school=SHT-IB&per_page=100`, {
+      token: tokens.admin,
+    });
+    expect(board.body.data.items.find((r: { id: number }) => r.id === ib[0]).registration_fee).toBe('paid');
+  });
+});

@@ -290,14 +290,27 @@ export function RegisteredPage() {
           cell: (row) => {
             const name = formatPersonName(row);
             return (
-              <RowStatusToggle
-                list={list}
-                row={row}
-                choices={REG_CHOICES}
-                confirm={{ title: `Take ${name} off the exam?`, action: 'Unregister' }}
-                label={`Registration status of ${name}`}
-                disabled={pastDiet || (role !== 'admin' && row.course_header.registration_status !== 'open')}
-              />
+              <>
+                <RowStatusToggle
+                  list={list}
+                  row={row}
+                  choices={REG_CHOICES}
+                  confirm={{ title: `Take ${name} off the exam?`, action: 'Unregister' }}
+                  label={`Registration status of ${name}`}
+                  disabled={
+                    pastDiet || (role !== 'admin' && row.course_header.registration_status !== 'open')
+                  }
+                />
+                {/* Registration is complete only once its fee is paid (Payments). */}
+                {row.registration_fee === 'unpaid' && (
+                  <span className="mt-1 block text-xs font-medium text-amber-800">
+                    Fee unpaid: not complete
+                  </span>
+                )}
+                {row.registration_fee === 'paid' && (
+                  <span className="mt-1 block text-xs text-slate-600">Fee paid</span>
+                )}
+              </>
             );
           },
         }}

@@ -129,7 +129,10 @@ function FeesPage() {
     <section>
       <PaymentTabs current="home" />
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold">Fees</h1>
+        <div>
+          <h1 className="text-2xl font-semibold">Payments</h1>
+          <h2 className="text-lg text-slate-700">Fees</h2>
+        </div>
         <Button onClick={() => dialog.send({ type: 'form.open', subject: null })}>Add a fee</Button>
       </div>
       <SearchForm
@@ -140,7 +143,8 @@ function FeesPage() {
           <TextField label="Title" name="search" type="search" defaultValue={view.filters.search ?? ''} />
         </div>
         <div className="w-40">
-          <SelectField label="Kind" name="kind" defaultValue={view.filters.kind ?? ''}>
+          {/* Ids of their own: the fee dialog has fields of the same names. */}
+          <SelectField label="Kind" name="kind" id="fee-filter-kind" defaultValue={view.filters.kind ?? ''}>
             <option value="">Any kind</option>
             {FEE_KINDS.map((kind) => (
               <option key={kind} value={kind}>
@@ -150,7 +154,12 @@ function FeesPage() {
           </SelectField>
         </div>
         <div className="w-36">
-          <SelectField label="Status" name="status" defaultValue={view.filters.status ?? ''}>
+          <SelectField
+            label="Status"
+            name="status"
+            id="fee-filter-status"
+            defaultValue={view.filters.status ?? ''}
+          >
             <option value="">Any status</option>
             <option value="active">active</option>
             <option value="inactive">inactive</option>
@@ -160,6 +169,7 @@ function FeesPage() {
           <TextField
             label="Diet code"
             name="diet"
+            id="fee-filter-diet"
             defaultValue={view.filters.diet ?? ''}
             autoComplete="off"
           />
@@ -888,8 +898,15 @@ export function ReconciliationPage() {
 export function ReceiptPage() {
   const [location] = useLocation();
   const reference = decodeURIComponent(location.split('/')[3] ?? '');
-  if (!reference)
-    return <p className="text-slate-600">Choose a paid payment in Payment histories to see its receipt.</p>;
+  if (!reference) {
+    return (
+      <section>
+        <PaymentTabs current="histories" />
+        <h1 className="text-2xl font-semibold">Receipt</h1>
+        <p className="mt-2 text-slate-600">Choose a paid payment in Payment histories to see its receipt.</p>
+      </section>
+    );
+  }
   return (
     <Suspense fallback={<p className="text-slate-500">Loading the receipt…</p>}>
       <Receipt reference={reference} />

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PAYMENT_PATHS, type PayableFees, type PaymentRow, type UnpaidCandidate } from '../contract/payments';
+import { SANDBOX_PREFIX, SANDBOX_SECRET_KEY, signBody } from '../server/payments/provider';
+import { createBenchDatabase, signIn, startServer } from './bench-candidates';
+
+/**
+ * The provider's webhook under a burst, on a real `npm start` with the living demo (PGlite, then
+ * PostgreSQL): a school starts 50 payments of one candidate each and pays them at the sandbox's checkout
+ * with "Leave pending" (so the sandbox sends nothing itself), the sandbox's book is moved to success, and
+ * then 50 signed `charge.success` deliveries arrive at once, as Paystack sends them after an outage. Timed:
+ * each delivery's answer (it only checks the signature and queues the settle job), how long until all 50
+ * are credited by the job queue, and the same 50 delivered again at once (a replay: each settles to
+ * "already paid"). BENCH_WEBHOOKS sizes the burst.
+ */
+
+const BURST = Number(process.env.BENCH_WEBHOOKS ?? 50);
+const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
+const SCHOOL = 'school1@example.org';
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+const ms = (value: number) => value.toFixed(1);
+
+async function json<T>(response: Response): Promise<T> {
+  const body = (await response.json()) as { data: T };
+  if (!response.ok) throw new Error(`${response.status}: ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+async function burst(url: string, references: string[]) {
+  return Promise.all(
+    references.map(async (reference) => {
+      const body = JSON.stringify({ event: 'charge.success', data: { reference } });
+      const started = performance.now();
+      const response = await fetch(url + PAYMENT_PATHS.webhook, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-paystack-signature': signBody(SANDBOX_SECRET_KEY, body),
+        },
+        body,
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`webhook answered ${response.status}`);
+      return performance.now() - started;
+    }),
+  );
+}
+
+async function run(label: string, env: Record<string, string>, dataDir: string, port: number) {
+  const server = await startServer(env, port);
+  try {
+    const token = await signIn(server.url, dataDir, SCHOOL);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const payable = await json<PayableFees>(await fetch(server.url + PAYMENT_PATHS.payableFees, { headers }));
+    // One candidate a payment, over the per-candidate fees, until the burst is made up.
+    const pairs: { fee: number; candidate: number }[] = [];
+    for (const fee of payable.fees.filter((f) => f.basis === 'candidate')) {
+      const unpaid = await json<UnpaidCandidate[]>(
+        await fetch(server.url + PAYMENT_PATHS.unpaid(fee.id), { headers }),
+      );
+      pairs.push(...unpaid.map((c) => ({ fee: fee.id, candidate: c.id })));
+    }
+    if (pairs.length < BURST)
+      throw new Error(`only ${pairs.length} unpaid (fee, candidate) pairs in the demo`);
+    const references: string[] = [];
+    for (const { fee, candidate } of pairs.slice(0, BURST)) {
+      const started = await json<{ reference: string; access_code: string }>(
+        await fetch(server.url + PAYMENT_PATHS.start, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ fee_id: fee, candidate_ids: [candidate] }),
+        }),
+      );
+      await fetch(`${server.url}${SANDBOX_PREFIX}/checkout/${started.access_code}/pending`, {
+        method: 'POST',
+      });
+      references.push(started.reference);
+    }
+    // The transfers arrive at the provider. `complete` also sends its own webhook (a job): the burst
+    // below comes on top, as Paystack's retries would.
+    for (const reference of references) {
+      await fetch(`${server.url}${SANDBOX_PREFIX}/transaction/${reference}/complete`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SANDBOX_SECRET_KEY}` },
+      });
+    }
+    const sent = performance.now();
+    const first = await burst(server.url, references);
+    let credited = 0;
+    for (;;) {
+      const page = await json<{ items: PaymentRow[] }>(
+        await fetch(
+          `${server.url}${PAYMENT_PATHS.histories('/api/training-school-admin')}?status=paid&per_page=100`,
+          { headers },
+        ),
+      );
+      credited = page.items.filter((p) => references.includes(p.transaction_ref)).length;
+      if (credited === BURST || performance.now() - sent > 120_000) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const allCredited = performance.now() - sent;
+    const replay = await burst(server.url, references);
+    return `| ${label} | ${BURST} | ${ms(percentile(first, 50))} / **${ms(percentile(first, 95))}** | ${credited === BURST ? `${(allCredited / 1000).toFixed(1)} s` : `${credited} of ${BURST} in 120 s`} | ${ms(percentile(replay, 50))} / **${ms(percentile(replay, 95))}** |`;
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function benchPayments({ port }: { port: number }) {
+  const lines: string[] = [];
+  if (DRIVERS.includes('pglite')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
+    try {
+      lines.push(await run('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (DRIVERS.includes('postgres')) {
+    const database = await createBenchDatabase('payments');
+    if (database) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
+      try {
+        const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO: '1' };
+        lines.push(await run(`PostgreSQL ${database.version}`, env, dataDir, port));
+      } finally {
+        await database.drop().catch(() => {});
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  console.log(`\nWebhook deliveries, ${BURST} at once (ms, median / p95):`);
+  console.log('| database | deliveries | answer | all credited by the job queue | replayed: answer |');
+  console.log('| --- | --: | --: | --: | --: |');
+  for (const line of lines) console.log(line);
+}
