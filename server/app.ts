@@ -85,11 +85,13 @@ export const answerError =
     return c.json({ success: false, message: SERVER_FAILURE }, 500);
   };
 
-/** Paystack's inline script, its checkout frame and the styles the script injects. */
+/** Paystack's inline script, its checkout frame, the styles the script injects, and its API. */
 const PAYSTACK_ORIGINS = {
   script: ['https://js.paystack.co'],
   frame: ['https://checkout.paystack.com'],
   style: ["'unsafe-inline'"],
+  // The inline script checks the access code with Paystack's API before it opens the checkout.
+  connect: ['https://api.paystack.co'],
 };
 
 function securityHeaders(provider: typeof PAYSTACK_ORIGINS | null) {
@@ -100,7 +102,7 @@ function securityHeaders(provider: typeof PAYSTACK_ORIGINS | null) {
       scriptSrc: ["'self'", "'unsafe-eval'", ...(provider?.script ?? [])],
       styleSrc: ["'self'", ...(provider?.style ?? [])],
       imgSrc: ["'self'", 'data:', 'blob:'],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", ...(provider?.connect ?? [])],
       fontSrc: ["'self'"],
       frameSrc: ["'self'", ...(provider?.frame ?? [])],
       objectSrc: ["'none'"],

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { formatNaira, PAYMENT_PATHS } from '../../contract/payments';
 import type { Database } from '../db/client';
@@ -98,6 +99,11 @@ export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock'>) {
     deps.jobs?.send('sandbox-webhook', { event, reference }, { retryLimit: 5, retryDelay: 5 });
 
   const app = new Hono();
+  // Paystack's requests are small JSON; the sandbox takes nothing bigger.
+  app.use(
+    '*',
+    bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ status: false, message: 'Too large' }, 413) }),
+  );
 
   app.post('/transaction/initialize', async (c) => {
     if (!authorised(c)) return refused(c);

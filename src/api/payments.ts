@@ -81,6 +81,14 @@ export const verifyPayment = (role: Role) =>
       ).data!,
   );
 
+/** The histories' row action: verify a reference again (the list then shows the row as settled). */
+export const verifyAction = (role: Role) =>
+  fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
+    const { reference } = input.payload as { reference: string };
+    const response = await call(PAYMENT_PATHS.verify(paymentPrefix(role), reference), { method: 'POST' });
+    return { message: messageOf(response) };
+  });
+
 export const loadPayment = async (role: Role, reference: string) =>
   (await call<PaymentDetail>(PAYMENT_PATHS.one(paymentPrefix(role), reference))).data!;
 

@@ -171,3 +171,36 @@ test('the board adds, edits, deactivates and deletes a fee', async ({ page }) =>
     .filter({ has: page.getByRole('rowheader', { name: /^Registration fee/ }) });
   await expect(paid.getByRole('button', { name: 'Delete Registration fee' })).toBeDisabled();
 });
+
+test('the board verifies a reference by hand and resolves a reconciliation item with a note', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@example.org');
+  await page.goto('/payments/histories');
+  await page.getByLabel('Verify a reference by hand').fill('WHB-NOSUCHPAYMENT');
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(page.getByText('There is no payment with this reference.').first()).toBeVisible();
+
+  // The demo's pending transfer, asked again: the provider still says it is pending.
+  await page.getByLabel('Status').selectOption('pending');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const pending = page.getByRole('row').filter({ hasText: 'WHB-DEMO' }).first();
+  await expect(pending).toContainText('Pending');
+  await pending.getByRole('button', { name: /^Verify WHB-/ }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Your payment is pending with the provider.' }),
+  ).toBeVisible();
+
+  await page.getByRole('link', { name: 'Reconciliation' }).click();
+  const item = page.getByRole('row').filter({ hasText: 'Amount mismatch' });
+  await item.getByRole('button', { name: /^Resolve / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resolve' });
+  await dialog.getByRole('button', { name: 'Mark as resolved' }).click();
+  await expect(dialog.getByLabel('What was done')).toHaveAccessibleDescription(/Say how this was resolved/);
+  await dialog
+    .getByLabel('What was done')
+    .fill('Refunded ₦1,000 to CHT-CA through Paystack; they will pay again.');
+  await dialog.getByRole('button', { name: 'Mark as resolved' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Marked as resolved.' })).toBeVisible();
+  await expect(item).toContainText('Refunded ₦1,000 to CHT-CA');
+});

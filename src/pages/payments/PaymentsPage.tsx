@@ -40,6 +40,7 @@ import {
   saveFee,
   saveFeeStatus,
   startPayment,
+  verifyAction,
   verifyPayment,
 } from '../../api/payments';
 import { useSession } from '../../app/actors';
@@ -661,21 +662,50 @@ function CandidatePicker({
 export function HistoriesPage() {
   const role = useRole() ?? 'school_admin';
   const definition = PAYMENT_HISTORY_LISTS[role];
-  const list = useList(definition);
-  const filters = useSelector(list, (s) => s.context.query.filters);
-  const checker = useActorRef(paymentMachine.provide({ actors: { verifyPayment: verifyPayment(role) } }));
-  useNotify(checker);
-  const checking = useSelector(checker, (s) => (s.hasTag('busy') ? s.context.reference : null));
-  const settled = useSelector(checker, (s) => s.hasTag('settled') || s.matches('verifyFailed'));
-  if (settled) {
-    // The row is shown as the server now holds it; the checker is ready for the next one.
-    checker.send({ type: 'payment.done' });
-    list.send({ type: 'list.refresh' });
-  }
+  // Checking a payment again (a school admin's own; the board's any, by hand) is the list's row action:
+  // the server settles it with the provider, the list says the outcome and shows the row as it is now.
+  const list = useList(definition, { act: verifyAction(role) });
+  const view = useSelector(list, (s) => ({
+    filters: s.context.query.filters,
+    canAct: s.matches('loaded'),
+    acting: s.matches('acting'),
+  }));
+  const filters = view.filters;
+  const verify = (reference: string) =>
+    list.send({ type: 'list.act', action: 'verify', payload: { reference } });
   return (
     <section>
       <PaymentTabs current="histories" />
       <h1 className="text-2xl font-semibold">Payment histories</h1>
+      {role === 'admin' && (
+        <form
+          className="mt-3 flex flex-wrap items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const reference = String(new FormData(event.currentTarget).get('reference') ?? '').trim();
+            if (reference) verify(reference);
+          }}
+        >
+          <div className="w-72 max-w-full">
+            <TextField
+              label="Verify a reference by hand"
+              name="reference"
+              id="verify-reference"
+              autoComplete="off"
+              hint="Asks the provider and settles it, as the webhook would."
+            />
+          </div>
+          <Button
+            type="submit"
+            variant="secondary"
+            busy={view.acting}
+            busyLabel="Verifying…"
+            disabled={!view.canAct}
+          >
+            Verify
+          </Button>
+        </form>
+      )}
       <SearchForm
         className="my-4 flex flex-wrap items-end gap-3"
         onSearch={(next) => list.send({ type: 'list.filter', filters: next })}
@@ -758,11 +788,9 @@ export function HistoriesPage() {
                   ) : (
                     <Button
                       variant="link"
-                      busy={checking === row.transaction_ref}
-                      busyLabel="Checking…"
-                      disabled={checking !== null}
+                      disabled={!view.canAct}
                       aria-label={`${role === 'admin' ? 'Verify' : 'Check again'} ${row.transaction_ref}`}
-                      onClick={() => checker.send({ type: 'payment.check', reference: row.transaction_ref })}
+                      onClick={() => verify(row.transaction_ref)}
                     >
                       {role === 'admin' ? 'Verify' : 'Check again'}
                     </Button>
