@@ -51,6 +51,7 @@ import { Alert, Button, SelectField, TextAreaField, TextField } from '../../ui/c
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
+import { PageTabs } from '../../ui/PageTabs';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
 import { DietField } from '../diets/DietField';
@@ -67,22 +68,14 @@ const useRole = () => useSession((s) => s.context.user?.user_role ?? null) as Ro
 
 function PaymentTabs({ current }: { current: 'home' | 'histories' | 'reconciliation' }) {
   const role = useRole();
-  const tab = (href: string, label: string, here: boolean) => (
-    <Link
-      href={href}
-      aria-current={here ? 'page' : undefined}
-      className={`rounded-t-md px-3 py-2 text-sm font-medium ${here ? 'bg-white text-brand-700 ring-1 ring-slate-200' : 'text-slate-600 hover:text-brand-700'}`}
-    >
-      {label}
-    </Link>
-  );
-  return (
-    <nav aria-label="Payments" className="mb-4 flex flex-wrap gap-2 border-b border-slate-200">
-      {tab('/payments', role === 'admin' ? 'Fees' : 'Pay', current === 'home')}
-      {tab('/payments/histories', 'Payment histories', current === 'histories')}
-      {role === 'admin' && tab('/payments/reconciliation', 'Reconciliation', current === 'reconciliation')}
-    </nav>
-  );
+  const tabs = [
+    { href: '/payments', label: role === 'admin' ? 'Fees' : 'Pay', current: current === 'home' },
+    { href: '/payments/histories', label: 'Payment histories', current: current === 'histories' },
+    ...(role === 'admin'
+      ? [{ href: '/payments/reconciliation', label: 'Reconciliation', current: current === 'reconciliation' }]
+      : []),
+  ];
+  return <PageTabs label="Payments" tabs={tabs} />;
 }
 
 const money = (kobo: number) => <span className="whitespace-nowrap tabular-nums">{formatNaira(kobo)}</span>;
