@@ -135,6 +135,13 @@ test('the board adds, edits, deactivates and deletes a fee', async ({ page }) =>
   await expect(dialog.getByLabel('Title')).toHaveValue('Oral examination fee');
   await dialog.getByLabel('Amount (₦)').fill('2,500');
   await dialog.getByLabel('A1', { exact: true }).check();
+  // A fee for the last diet (closed), so its edit form must show that diet, not the current one.
+  const pastDiet = await dialog
+    .getByLabel('Diet')
+    .locator('option', { hasText: ', closed' })
+    .first()
+    .getAttribute('value');
+  await dialog.getByLabel('Diet').selectOption(pastDiet!);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Fee added.' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: 'Oral examination fee' });
@@ -143,10 +150,16 @@ test('the board adds, edits, deactivates and deletes a fee', async ({ page }) =>
 
   await row.getByRole('button', { name: 'Edit Oral examination fee' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Oral examination fee' });
+  // Saved at once, while the diets are still being asked for again (the add made them stale): the
+  // fee keeps its own diet (this once answered 'Choose the diet').
   await edit.getByLabel('Amount (₦)').fill('3000');
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Fee saved.' })).toBeVisible();
   await expect(row).toContainText('₦3,000.00');
+  await expect(row).toContainText(pastDiet!);
+  await row.getByRole('button', { name: 'Edit Oral examination fee' }).click();
+  await expect(edit.getByLabel('Diet')).toHaveValue(pastDiet!);
+  await edit.getByRole('button', { name: 'Cancel' }).click();
 
   await row.getByLabel('Status of Oral examination fee').selectOption('inactive');
   await page

@@ -19,17 +19,25 @@ function Choices({
   open,
   hint,
   labelText,
+  value,
 }: {
   role: Role;
   error?: string;
   open: boolean;
   hint?: string;
   labelText: string;
+  value?: string;
 }) {
   const diets = useDietChoices(role).filter((diet) => !open || !diet.closed);
   const current = diets.find((diet) => diet.current);
   return (
-    <SelectField label={labelText} name="diet" defaultValue={current?.code ?? ''} error={error} hint={hint}>
+    <SelectField
+      label={labelText}
+      name="diet"
+      defaultValue={value ?? current?.code ?? ''}
+      error={error}
+      hint={hint}
+    >
       <option value="">Choose a diet</option>
       {diets.map((diet) => (
         <option key={diet.code} value={diet.code}>
@@ -41,8 +49,10 @@ function Choices({
 }
 
 /**
- * A form's diet (its code), the current one chosen to begin with. `open`: only diets not closed (a resit
- * entry is for a diet still to be sat); otherwise every diet (an offence is recorded at a past one).
+ * A form's diet (its code): `value` (a record's own) or else the current one chosen to begin with.
+ * `open`: only diets not closed (a resit entry is for a diet still to be sat); otherwise every diet (an
+ * offence is recorded at a past one). While the choices load (after any save they are asked for again),
+ * a record's own diet is still sent with the form, so a Save pressed then keeps it.
  */
 export function DietField({
   role,
@@ -50,22 +60,27 @@ export function DietField({
   open = false,
   hint,
   label: labelText = 'Diet',
+  value,
 }: {
   role: Role;
   error?: string;
   open?: boolean;
   hint?: string;
   label?: string;
+  value?: string;
 }) {
   return (
     <Suspense
       fallback={
-        <SelectField label={labelText} name="diet" disabled>
-          <option>Loading diets…</option>
-        </SelectField>
+        <>
+          {value && <input type="hidden" name="diet" value={value} />}
+          <SelectField label={labelText} name="diet" disabled>
+            <option>Loading diets…</option>
+          </SelectField>
+        </>
       }
     >
-      <Choices role={role} error={error} open={open} hint={hint} labelText={labelText} />
+      <Choices role={role} error={error} open={open} hint={hint} labelText={labelText} value={value} />
     </Suspense>
   );
 }

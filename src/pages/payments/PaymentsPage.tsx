@@ -349,7 +349,7 @@ function FeeDialog({ dialog }: { dialog: FormDialogRef }) {
               </option>
             ))}
           </SelectField>
-          <DietField role="admin" error={error('diet')} />
+          <DietField role="admin" error={error('diet')} value={row?.diet.code} />
           <Suspense fallback={<p className="text-sm text-slate-500">Loading course headers…</p>}>
             <CourseHeaderChoices chosen={row?.course_headers.map((h) => h.code) ?? []} />
           </Suspense>
