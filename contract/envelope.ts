@@ -27,6 +27,8 @@ export interface ApiFailure {
   status: number;
   message: string;
   fields: FieldMessages;
+  /** What a refusal carries beside its sentence (a 409's row as the server holds it now). */
+  data?: unknown;
 }
 
 export function isApiFailure(value: unknown): value is ApiFailure {

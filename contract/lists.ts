@@ -21,6 +21,13 @@ import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
 import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
 import {
+  RESULT_OUTCOMES,
+  RESULT_OUTCOME_LABELS,
+  SCORE_MESSAGES,
+  SCORE_PATHS,
+  type ResultRow,
+} from './scores';
+import {
   FEE_BASIS_LABELS,
   FEE_KIND_LABELS,
   FEE_KINDS,
@@ -403,6 +410,56 @@ export const PAYMENT_ISSUES_LIST = defineList<PaymentIssueRow>()({
   ],
 });
 
+// Results (contract/scores.ts).
+
+const resultFilters = {
+  diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
+  course_header: {
+    kind: 'text',
+    max: 3,
+    pattern: /^[A-Za-z][0-9]{1,2}$/,
+    message: SCORE_MESSAGES.courseHeaderNotFound,
+  },
+  outcome: { kind: 'choice', values: RESULT_OUTCOMES, message: SCORE_MESSAGES.choose },
+} as const satisfies Record<string, FilterSpec>;
+
+const resultList = <F extends string>(role: Role, path: string, filters: Record<F, FilterSpec>) =>
+  defineList<ResultRow>()({
+    name: 'results',
+    path,
+    roles: [role],
+    search: { max: 100, message: SCORE_MESSAGES.tooLong },
+    filters,
+    sorts: {
+      index: { label: 'Index number', direction: 'asc' },
+      final: { label: 'Final mark', direction: 'desc' },
+    },
+    defaultSort: 'index',
+    columns: [
+      { header: 'Index number', cell: (row) => row.candidate_index },
+      { header: 'Name', cell: (row) => row.name },
+      { header: 'School code', cell: (row) => row.school_code },
+      { header: 'Diet', cell: (row) => row.diet.code },
+      { header: 'Course header', cell: (row) => row.course_header.code },
+      { header: 'Exam mark', cell: (row) => row.exam_mark },
+      { header: 'In-course', cell: (row) => row.in_course_mark },
+      { header: 'Final mark', cell: (row) => row.final_mark },
+      { header: 'Grade', cell: (row) => row.grade },
+      { header: 'Outcome', cell: (row) => RESULT_OUTCOME_LABELS[row.outcome] },
+      { header: 'Note', cell: (row) => row.note },
+    ],
+  });
+
+export const RESULTS_LISTS = {
+  // The board's: every computed result, published or not, by school too.
+  admin: resultList('admin', SCORE_PATHS.results, {
+    ...resultFilters,
+    school: { kind: 'text', max: 100, message: SCORE_MESSAGES.tooLong },
+  }),
+  // A school admin's: their own candidates' published results.
+  school_admin: resultList('school_admin', SCORE_PATHS.schoolResults, resultFilters),
+} as const;
+
 /** Every list, for the server to register and the tests to walk. */
 export const LISTS: readonly ListDefinition<unknown>[] = [
   CANDIDATES_LIST,
@@ -419,6 +476,8 @@ export const LISTS: readonly ListDefinition<unknown>[] = [
   PAYMENT_HISTORY_LISTS.admin,
   PAYMENT_HISTORY_LISTS.school_admin,
   PAYMENT_ISSUES_LIST,
+  RESULTS_LISTS.admin,
+  RESULTS_LISTS.school_admin,
 ] as readonly ListDefinition<never>[] as readonly ListDefinition<unknown>[];
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ export interface SidebarEntry {
 
 const BOTH: readonly Role[] = ['admin', 'school_admin'];
 const ADMIN: readonly Role[] = ['admin'];
+const SCHOOL_ADMIN: readonly Role[] = ['school_admin'];
 
 export const SIDEBAR: readonly SidebarEntry[] = [
   { path: '/overview', label: 'Dashboard', roles: BOTH },
@@ -52,6 +53,10 @@ export const SUB_PAGES = [
   { path: '/payments/histories', label: 'Payment histories', roles: BOTH },
   { path: '/payments/reconciliation', label: 'Reconciliation', roles: ADMIN },
   { path: '/payments/receipt', label: 'Receipt', roles: BOTH },
+  { path: '/score/sheet', label: 'Score sheet', roles: ADMIN },
+  { path: '/score/papers', label: 'Papers and result rules', roles: ADMIN },
+  { path: '/score/results', label: 'Results', roles: ADMIN },
+  { path: '/candidate/candidate-registered/results', label: 'Results', roles: SCHOOL_ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

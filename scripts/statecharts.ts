@@ -8,7 +8,9 @@ import { idleMachine } from '../machines/idle.machine';
 import { impersonationMachine } from '../machines/impersonation.machine';
 import { listMachine } from '../machines/list.machine';
 import { registrationWindowMachine } from '../machines/registrationWindow.machine';
+import { markRowMachine } from '../machines/markRow.machine';
 import { paymentMachine } from '../machines/payment.machine';
+import { scoreSheetMachine } from '../machines/scoreSheet.machine';
 import { sessionMachine } from '../machines/session.machine';
 import { statusToggleMachine } from '../machines/statusToggle.machine';
 import { unreadCountMachine } from '../machines/unreadCount.machine';
@@ -33,6 +35,8 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'unreadCount', machine: unreadCountMachine },
   { name: 'registrationWindow', machine: registrationWindowMachine },
   { name: 'payment', machine: paymentMachine },
+  { name: 'scoreSheet', machine: scoreSheetMachine },
+  { name: 'markRow', machine: markRowMachine },
   { name: 'bulkImport', machine: bulkImportMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },

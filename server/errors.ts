@@ -65,3 +65,17 @@ export class ProviderUnavailable extends DomainError {
     return { success: false, message: this.message };
   }
 }
+
+/** 409: the row changed since it was loaded; the body carries what is stored now, to show beside what was typed. */
+export class Stale extends DomainError {
+  readonly status = 409;
+  constructor(
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+  body() {
+    return { success: false, message: this.message, data: this.data };
+  }
+}

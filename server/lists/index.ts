@@ -9,11 +9,13 @@ import {
   PAYMENT_ISSUES_LIST,
   REGISTERED_LISTS,
   RESITS_LISTS,
+  RESULTS_LISTS,
   SCHOOLS_LIST,
 } from '../../contract/lists';
 import { candidateSource } from '../candidates/list';
 import { paymentHistorySource, paymentIssueSource } from '../payments/issues';
 import { withRegistrationFee } from '../payments/service';
+import { publishedResultSource, resultSource } from '../scores/results';
 import type { Route } from '../http/route';
 import { listRoute } from './route';
 import {
@@ -49,4 +51,7 @@ export const listRoutes: Route[] = [
   listRoute(PAYMENT_HISTORY_LISTS.admin, paymentHistorySource),
   listRoute(PAYMENT_HISTORY_LISTS.school_admin, paymentHistorySource),
   listRoute(PAYMENT_ISSUES_LIST, paymentIssueSource),
+  listRoute(RESULTS_LISTS.admin, resultSource),
+  // A school admin's results are their own candidates' (the list's scope) once published.
+  listRoute(RESULTS_LISTS.school_admin, publishedResultSource),
 ];

@@ -16,6 +16,7 @@ import { referenceRoutes } from './reference';
 import { boardRegistrationRoutes, schoolRegistrationRoutes } from './registration';
 import { boardResitRoutes, schoolResitRoutes } from './resits';
 import { schoolRoutes } from './schools';
+import { scoreRoutes } from './scores';
 
 /**
  * Every API route, one module an area. The app serves exactly these (server/app.ts) and the
@@ -43,6 +44,7 @@ export const API_ROUTES: readonly Route[] = [
   ...courseRoutes,
   ...dietRoutes,
   ...paymentsRoutes,
+  ...scoreRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

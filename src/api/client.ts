@@ -46,6 +46,7 @@ export function failureFromBody(status: number, body: unknown): ApiFailure {
     status,
     message: firstMessage(envelope.message, `The portal answered ${status}. Please try again.`),
     fields,
+    ...(envelope.data !== undefined && envelope.data !== null && { data: envelope.data }),
   };
 }
 

@@ -25,6 +25,13 @@ const PaymentsPage = lazy(payments);
 const HistoriesPage = lazy(() => payments().then((m) => ({ default: m.HistoriesPage })));
 const ReconciliationPage = lazy(() => payments().then((m) => ({ default: m.ReconciliationPage })));
 const ReceiptPage = lazy(() => payments().then((m) => ({ default: m.ReceiptPage })));
+// Score entry and results are one chunk; its pages are named exports of it.
+const scores = () => import('../pages/scores/ScorePage');
+const SheetsPage = lazy(scores);
+const SheetPage = lazy(() => scores().then((m) => ({ default: m.SheetPage })));
+const PapersPage = lazy(() => scores().then((m) => ({ default: m.PapersPage })));
+const ResultsPage = lazy(() => scores().then((m) => ({ default: m.ResultsPage })));
+const SchoolResultsPage = lazy(() => scores().then((m) => ({ default: m.SchoolResultsPage })));
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
 // each page is a named export of it.
 const candidates = () => import('../pages/candidates/CandidateFormPage');
@@ -59,6 +66,11 @@ const builtPages: Record<string, () => ReactNode> = {
   '/payments/histories': () => <HistoriesPage />,
   '/payments/reconciliation': () => <ReconciliationPage />,
   '/payments/receipt': () => <ReceiptPage />,
+  '/score': () => <SheetsPage />,
+  '/score/sheet': () => <SheetPage />,
+  '/score/papers': () => <PapersPage />,
+  '/score/results': () => <ResultsPage />,
+  '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
 };
 
 export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

@@ -15,6 +15,7 @@ import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow }
 import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
 import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
+import { SCORE_PATHS, type ReconciliationRow, type ResultRow, type SheetRow } from '../../contract/scores';
 import { PAYMENT_PATHS, type FeeRow, type PaymentIssueRow, type PaymentRow } from '../../contract/payments';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
@@ -237,6 +238,44 @@ describe('what the board admin sees', () => {
       },
     );
     expect(verified.body.data).toMatchObject({ status: 'paid', receipt_number: paid.receipt_number });
+  });
+});
+
+describe('scores in the demo', () => {
+  it("the last diet marked twice, some scripts settled by a third marker, results published; the current diet's sheets open", async () => {
+    const diets = await get<Page<DietRow>>(DIET_PATHS.list, tokens.admin);
+    const past = diets.items.find((d) => d.closed_at)!;
+    const current = diets.items.find((d) => d.current)!;
+    const pastSheets = await get<{ sheets: SheetRow[] }>(
+      `${SCORE_PATHS.sheets}?diet=${past.code}`,
+      tokens.admin,
+    );
+    expect(pastSheets.sheets.length).toBeGreaterThan(10);
+    expect(pastSheets.sheets.every((sheet) => sheet.state === 'published')).toBe(true);
+    // Scripts out of tolerance, each decided by the third marker.
+    const withThird = pastSheets.sheets.filter((s) => s.kind === 'exam');
+    const settled = (
+      await Promise.all(
+        withThird.map((s) =>
+          get<ReconciliationRow[]>(`${SCORE_PATHS.sheets}/${s.id}/reconciliation`, tokens.admin),
+        ),
+      )
+    ).flat();
+    expect(settled.length).toBeGreaterThan(3);
+    expect(settled.every((row) => row.three !== null && row.final !== '')).toBe(true);
+    const currentSheets = await get<{ sheets: SheetRow[] }>(
+      `${SCORE_PATHS.sheets}?diet=${current.code}`,
+      tokens.admin,
+    );
+    expect(currentSheets.sheets.map((s) => s.state)).toEqual(['open', 'open']);
+    // A school admin reads its own candidates' published results, passes and fails among them.
+    const own = await get<Page<ResultRow>>(
+      `${SCORE_PATHS.schoolResults}?diet=${past.code}&per_page=100`,
+      tokens.school1,
+    );
+    expect(own.total).toBeGreaterThan(10);
+    expect(own.items.every((r) => r.school_code === 'SHT-IB' && r.published)).toBe(true);
+    expect(own.items.some((r) => r.outcome === 'pass')).toBe(true);
   });
 });
 

@@ -11,6 +11,7 @@ import { seedDiets } from './diets';
 import { seedListed } from './listed';
 import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
+import { seedScores } from './scores';
 
 /**
  * The demo, one file per area in this folder. The sign-ins alone (schools, course headers, the three
@@ -57,6 +58,7 @@ export async function seedDemo(
       await seedListed(demo, accounts, candidates, diets);
       await seedNotifications(demo, accounts);
       await seedPayments(demo, accounts, candidates, diets);
+      await seedScores(demo, accounts, diets);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

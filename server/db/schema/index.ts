@@ -17,6 +17,16 @@ import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
 import { fees, paymentIssues, paymentItems, payments, sandboxTransactions } from './payments';
 import { nationalities } from './reference';
+import {
+  inCourseScores,
+  papers,
+  resultHolds,
+  resultPublications,
+  resultRules,
+  results,
+  scoreSheets,
+  scriptMarks,
+} from './scores';
 import { trainingSchools } from './schools';
 
 /**
@@ -35,6 +45,7 @@ export * from './notifications';
 export * from './payments';
 export * from './reference';
 export * from './schools';
+export * from './scores';
 
 export const schema = {
   trainingSchools,
@@ -64,4 +75,12 @@ export const schema = {
   paymentItems,
   paymentIssues,
   sandboxTransactions,
+  papers,
+  resultRules,
+  scoreSheets,
+  scriptMarks,
+  inCourseScores,
+  resultHolds,
+  results,
+  resultPublications,
 };

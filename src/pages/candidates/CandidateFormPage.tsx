@@ -12,6 +12,7 @@ import { Button } from '../../ui/controls';
 import { ListView } from '../../ui/ListView';
 import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
 import { RegistrationCountdown } from '../../ui/RegistrationCountdown';
+import { PageTabs } from '../../ui/PageTabs';
 import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
 import { prefetchDietChoices } from '../diets/DietField';
 import type { Role } from '../../../contract/roles';
@@ -271,6 +272,16 @@ export function RegisteredPage() {
   const pastDiet = useSelector(list, (s) => !!s.context.query.filters.diet);
   return (
     <section>
+      {/* A school admin reads its published results beside its registered list. */}
+      {role === 'school_admin' && (
+        <PageTabs
+          label="Registered Candidates"
+          tabs={[
+            { href: '/candidate/candidate-registered', label: 'Registered Candidates', current: true },
+            { href: '/candidate/candidate-registered/results', label: 'Results', current: false },
+          ]}
+        />
+      )}
       <Heading>Registered Candidates</Heading>
       {/* A suspended school's admin is told before they try; the server refuses anyway. */}
       <SuspendedSchoolNotice />

@@ -1,0 +1,497 @@
+/**
+ * Score entry and results (spec: Score Entry at /score for admin; exam score sets of three kinds, score
+ * marker one, score marker two and in-course; the first two hold q1 to q5 and total_score, in-course
+ * rows first_semester_score, second_semester_score, third_semester_score and total_score). What the spec
+ * does not show is in docs/decisions.md "Scores and results": papers, sheets, double marking with a
+ * third marker, the rules that settle a script, results, holds and publication.
+ *
+ * Marks travel as the decimal text a marker types ('12.5') and are stored as integers in tenths (125),
+ * so half marks are exact and no float ever holds a mark. The rules below run in the browser (as a
+ * marker types) and on the server (which decides).
+ */
+
+export const QUESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'] as const;
+export type Question = (typeof QUESTIONS)[number];
+export const SEMESTERS = ['first_semester_score', 'second_semester_score', 'third_semester_score'] as const;
+export type Semester = (typeof SEMESTERS)[number];
+
+/** The grids of a sheet: the spec's three score sets, and the third marker's for flagged scripts. */
+export const GRIDS = ['one', 'two', 'three', 'in-course'] as const;
+export type Grid = (typeof GRIDS)[number];
+export const GRID_LABELS: Record<Grid, string> = {
+  one: 'Score marker one',
+  two: 'Score marker two',
+  three: 'Third marker',
+  'in-course': 'In-course',
+};
+/** The stored marker number of each grid (in-course scores have their own table). */
+export const MARKER_OF: Record<Exclude<Grid, 'in-course'>, 1 | 2 | 3> = { one: 1, two: 2, three: 3 };
+
+/** A sheet is an exam paper's (double marked) or the in-course scores of a course header. */
+export const SHEET_KINDS = ['exam', 'in_course'] as const;
+export type SheetKind = (typeof SHEET_KINDS)[number];
+
+/**
+ * A sheet's life (machines/scoreSheet.machine.ts): open; one marker submitted (either may finish
+ * first); reconciling (both submitted: flagged scripts go to the third marker); locked (nothing
+ * changes); published (its diet and course header's results are out). An in-course sheet goes from
+ * open to locked.
+ */
+export const SHEET_STATES = [
+  'open',
+  'marker_one_submitted',
+  'marker_two_submitted',
+  'reconciling',
+  'locked',
+  'published',
+] as const;
+export type SheetState = (typeof SHEET_STATES)[number];
+export const SHEET_STATE_LABELS: Record<SheetState, string> = {
+  open: 'Open',
+  marker_one_submitted: 'Marker one submitted',
+  marker_two_submitted: 'Marker two submitted',
+  reconciling: 'Reconciling',
+  locked: 'Locked',
+  published: 'Published',
+};
+
+/** Rows of a grid page: a plain table of labelled inputs stays quick up to here (docs/performance.md). */
+export const GRID_PAGE_SIZE = 500;
+export const PAPER_NAME_MAX = 60;
+export const REASON_MAX = 500;
+/** The largest a question may be worth, and a semester score is out of 100. */
+export const QUESTION_MAX_LIMIT = 100;
+export const SEMESTER_MAX = 100;
+
+// ---------------------------------------------------------------------------------------------------
+// Marks as typed, in tenths.
+
+/** '12', '12.5', '.5', '12.' are marks; anything else (signs, commas, two decimals, exponents) is not. */
+const MARK_TEXT = /^(?:\d{1,3}(?:\.\d?)?|\.\d)$/;
+
+/** Tenths from what was typed ('12.5' → 125); null for empty; undefined for text that is not a mark. */
+export function parseMark(text: string): number | null | undefined {
+  const typed = text.trim();
+  if (typed === '') return null;
+  if (!MARK_TEXT.test(typed)) return undefined;
+  const [whole, fraction = ''] = typed.split('.');
+  return Number(whole || '0') * 10 + Number(fraction || '0');
+}
+
+/** '12.5' from 125, '12' from 120; '' for no mark. */
+export const formatMark = (tenths: number | null): string =>
+  tenths === null ? '' : tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1);
+
+/** The question's check as it is typed: the sentence a marker sees beside the cell, or null. */
+export function markProblem(text: string, maxTenths: number): string | null {
+  const tenths = parseMark(text);
+  if (tenths === undefined) return SCORE_MESSAGES.markInvalid;
+  if (tenths !== null && tenths > maxTenths) return SCORE_MESSAGES.markTooHigh(formatMark(maxTenths));
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Double marking: the documented rules (docs/decisions.md "Scores and results").
+
+export interface PaperRules {
+  /** Each question's maximum, tenths (0: the paper has no such question). */
+  q_max: number[];
+  /** Largest difference between the markers' marks for one question, tenths. */
+  tolerance_question: number;
+  /** Largest difference between the markers' totals, tenths. */
+  tolerance_total: number;
+}
+
+export interface ScriptMarks {
+  marks: (number | null)[];
+  absent: boolean;
+}
+
+/** The sum of a script's marks (tenths), or null while a question worth something has no mark. */
+export function totalOf(rules: Pick<PaperRules, 'q_max'>, script: ScriptMarks): number | null {
+  if (script.absent) return null;
+  let total = 0;
+  for (let i = 0; i < QUESTIONS.length; i++) {
+    if (rules.q_max[i] === 0) continue;
+    const mark = script.marks[i];
+    if (mark === null || mark === undefined) return null;
+    total += mark;
+  }
+  return total;
+}
+
+export type Agreement =
+  | { kind: 'incomplete' }
+  | { kind: 'absent' }
+  | { kind: 'agreed'; total: number }
+  | { kind: 'flagged'; why: 'question' | 'total' | 'absence' };
+
+/** Half the sum of two marks in tenths, a half tenth going to the candidate. */
+const meanUp = (a: number, b: number) => Math.ceil((a + b) / 2);
+
+/**
+ * Marker one's and marker two's scripts → agreed or flagged. Both absent: absent. One absent and one
+ * marked: flagged. Every question within `tolerance_question` and the totals within `tolerance_total`:
+ * agreed at the mean of the two totals (a half tenth up). Otherwise flagged for a third marker.
+ */
+export function agreement(rules: PaperRules, one: ScriptMarks | null, two: ScriptMarks | null): Agreement {
+  if (!one || !two) return { kind: 'incomplete' };
+  if (one.absent && two.absent) return { kind: 'absent' };
+  if (one.absent !== two.absent) return { kind: 'flagged', why: 'absence' };
+  const total1 = totalOf(rules, one);
+  const total2 = totalOf(rules, two);
+  if (total1 === null || total2 === null) return { kind: 'incomplete' };
+  for (let i = 0; i < QUESTIONS.length; i++) {
+    if (rules.q_max[i] === 0) continue;
+    if (Math.abs(one.marks[i]! - two.marks[i]!) > rules.tolerance_question) {
+      return { kind: 'flagged', why: 'question' };
+    }
+  }
+  if (Math.abs(total1 - total2) > rules.tolerance_total) return { kind: 'flagged', why: 'total' };
+  return { kind: 'agreed', total: meanUp(total1, total2) };
+}
+
+/**
+ * A flagged script's final mark from the third marker's: the mean of the third mark and whichever of
+ * the first two is nearer to it (equally near: the higher), a half tenth up. A third marker who finds
+ * the script absent makes it absent. Absent first marks count as no mark: the nearer is the other.
+ */
+export function thirdMarkerDecides(
+  rules: PaperRules,
+  one: ScriptMarks,
+  two: ScriptMarks,
+  three: ScriptMarks | null,
+): Agreement {
+  if (!three) return { kind: 'flagged', why: 'total' };
+  if (three.absent) return { kind: 'absent' };
+  const third = totalOf(rules, three);
+  if (third === null) return { kind: 'incomplete' };
+  const candidates = [totalOf(rules, one), totalOf(rules, two)].filter((t): t is number => t !== null);
+  if (!candidates.length) return { kind: 'agreed', total: third };
+  const nearest = candidates.reduce((best, total) => {
+    const gap = Math.abs(total - third) - Math.abs(best - third);
+    return gap < 0 || (gap === 0 && total > best) ? total : best;
+  });
+  return { kind: 'agreed', total: meanUp(nearest, third) };
+}
+
+/** The in-course total: the mean of the semester scores entered (each out of 100), a half tenth up. */
+export function inCourseTotal(scores: (number | null)[]): number | null {
+  const entered = scores.filter((s): s is number => s !== null);
+  if (!entered.length) return null;
+  return Math.ceil(entered.reduce((a, b) => a + b, 0) / entered.length);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Results.
+
+export interface GradeBand {
+  grade: string;
+  /** The lowest final mark (percent) with this grade. */
+  min: number;
+}
+
+export interface ResultRules {
+  /** Percent of the final mark that is the in-course total; the rest is the exam. */
+  in_course_weight: number;
+  pass_mark: number;
+  /** Highest first; the last starts at 0. */
+  grade_bands: GradeBand[];
+}
+
+export const DEFAULT_RESULT_RULES: ResultRules = {
+  in_course_weight: 30,
+  pass_mark: 50,
+  grade_bands: [
+    { grade: 'A', min: 70 },
+    { grade: 'B', min: 60 },
+    { grade: 'C', min: 50 },
+    { grade: 'F', min: 0 },
+  ],
+};
+
+/**
+ * What a candidate's result is: passed or failed on the final mark; absent from a paper; incomplete
+ * (a mark is missing); held by the board with a reason; withheld (an exam sanction for the diet, or an
+ * offence recorded at it).
+ */
+export const RESULT_OUTCOMES = ['pass', 'fail', 'absent', 'incomplete', 'held', 'withheld'] as const;
+export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
+export const RESULT_OUTCOME_LABELS: Record<ResultOutcome, string> = {
+  pass: 'Pass',
+  fail: 'Fail',
+  absent: 'Absent',
+  incomplete: 'Incomplete',
+  held: 'Held',
+  withheld: 'Withheld',
+};
+
+/**
+ * The final mark (tenths of a percent) from the exam's percent and the in-course total, weighted as the
+ * course header says (no in-course sheet: the exam alone), a half tenth up.
+ */
+export function finalMark(rules: ResultRules, examTenths: number, inCourseTenths: number | null): number {
+  if (inCourseTenths === null) return examTenths;
+  const weighted = examTenths * (100 - rules.in_course_weight) + inCourseTenths * rules.in_course_weight;
+  return Math.ceil(weighted / 100);
+}
+
+/** The grade of a final mark (tenths of a percent). */
+export function gradeOf(rules: ResultRules, finalTenths: number): string {
+  const band = rules.grade_bands.find((b) => finalTenths >= b.min * 10);
+  return band?.grade ?? rules.grade_bands[rules.grade_bands.length - 1]?.grade ?? '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What travels.
+
+export interface PaperRow {
+  id: number;
+  course_header: { id: number; code: string };
+  name: string;
+  /** Each question's maximum as text ('20', '12.5'; '0': no such question). */
+  q_max: string[];
+  tolerance_question: string;
+  tolerance_total: string;
+  sheets: number;
+}
+
+export interface CourseScoring {
+  course_header: { id: number; code: string; title: string };
+  papers: PaperRow[];
+  rules: ResultRules;
+}
+
+export interface UserRef {
+  id: number;
+  name: string;
+}
+
+export interface SheetRow {
+  id: number;
+  kind: SheetKind;
+  state: SheetState;
+  diet: { id: number; code: string };
+  course_header: { id: number; code: string };
+  paper: { id: number; name: string } | null;
+  school: { id: number; code: string } | null;
+  marker_one: UserRef | null;
+  marker_two: UserRef | null;
+  marker_three: UserRef | null;
+  candidates: number;
+  /** Scripts out of tolerance still waiting for the third marker (known once both have submitted). */
+  flagged: number;
+  version: number;
+}
+
+/** One candidate's row in a marker's grid: their marks as text, and the row's version. */
+export interface MarkRow {
+  candidate_id: number;
+  candidate_index: string | null;
+  name: string;
+  school_code: string;
+  q1: string;
+  q2: string;
+  q3: string;
+  q4: string;
+  q5: string;
+  absent: boolean;
+  total_score: string;
+  /** 0: nothing saved yet. */
+  version: number;
+}
+
+export interface InCourseRow {
+  candidate_id: number;
+  candidate_index: string | null;
+  name: string;
+  school_code: string;
+  first_semester_score: string;
+  second_semester_score: string;
+  third_semester_score: string;
+  total_score: string;
+  version: number;
+}
+
+export interface GridPage<R> {
+  sheet: SheetRow;
+  grid: Grid;
+  /** The paper's maxima (tenths) the cells are checked against. */
+  rules: PaperRules | null;
+  /** Whether the caller may change marks here now, and whether a change needs a reason. */
+  editable: boolean;
+  reason_required: boolean;
+  rows: R[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** A flagged (or settled) script beside both marks: the reconciliation view. */
+export interface ReconciliationRow {
+  candidate_id: number;
+  candidate_index: string | null;
+  name: string;
+  one: { marks: string[]; absent: boolean; total_score: string };
+  two: { marks: string[]; absent: boolean; total_score: string };
+  three: { marks: string[]; absent: boolean; total_score: string } | null;
+  why: 'question' | 'total' | 'absence';
+  /** The decided mark once the third marker has marked ('' until then; 'Absent'). */
+  final: string;
+}
+
+export interface ResultRow {
+  id: number;
+  diet: { id: number; code: string };
+  course_header: { id: number; code: string };
+  candidate_id: number;
+  candidate_index: string | null;
+  name: string;
+  school_code: string;
+  exam_mark: string;
+  in_course_mark: string;
+  final_mark: string;
+  grade: string;
+  outcome: ResultOutcome;
+  /** Why a result is held or withheld. */
+  note: string | null;
+  published: boolean;
+}
+
+/** A marks CSV checked (a dry run) or imported: each row's problems by field, and the counts. */
+export interface ImportReport {
+  rows: { row: number; candidate_index: string; problems: Record<string, string> }[];
+  good: number;
+  bad: number;
+  saved: number;
+}
+
+/** The most a marks CSV may weigh: a sheet of a few thousand rows is far smaller. */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+
+/** An open hold on a candidate's result for a diet. */
+export interface HoldRow {
+  id: number;
+  diet: string;
+  candidate_index: string | null;
+  name: string;
+  reason: string;
+  created_at: string;
+}
+
+export interface Publication {
+  diet: { id: number; code: string };
+  course_header: { id: number; code: string };
+  sheets: number;
+  locked: number;
+  published_at: string | null;
+  results: number;
+}
+
+export const SCORE_PATHS = {
+  courseScoring: '/api/admin/score/course-headers/:code',
+  papers: '/api/admin/score/papers',
+  rules: '/api/admin/score/course-headers/:code/rules',
+  sheets: '/api/admin/score/sheets',
+  sheet: '/api/admin/score/sheets/:id',
+  grid: '/api/admin/score/sheets/:id/grids/:grid',
+  saveRow: '/api/admin/score/sheets/:id/grids/:grid/rows/:candidate',
+  submit: '/api/admin/score/sheets/:id/grids/:grid/submit',
+  importMarks: '/api/admin/score/sheets/:id/grids/:grid/import',
+  reconciliation: '/api/admin/score/sheets/:id/reconciliation',
+  lock: '/api/admin/score/sheets/:id/lock',
+  unlock: '/api/admin/score/sheets/:id/unlock',
+  markerThree: '/api/admin/score/sheets/:id/marker-three',
+  results: '/api/admin/results',
+  publications: '/api/admin/results/publications',
+  compute: '/api/admin/results/compute',
+  publish: '/api/admin/results/publish',
+  withdraw: '/api/admin/results/withdraw',
+  holds: '/api/admin/results/holds',
+  schoolResults: '/api/training-school-admin/results',
+} as const;
+
+export const SCORE_MESSAGES = {
+  markInvalid: 'Type a mark such as 12 or 12.5.',
+  markTooHigh: (max: string) => `At most ${max} for this question.`,
+  semesterTooHigh: `At most ${SEMESTER_MAX}.`,
+  markMissing: 'Every question needs a mark, or tick Absent.',
+  sheetNotFound: 'There is no such score sheet.',
+  paperNotFound: 'There is no such paper.',
+  courseHeaderNotFound: 'There is no such course header.',
+  candidateNotOnSheet: 'This candidate is not on this sheet.',
+  paperNameRequired: 'Name the paper.',
+  paperNameTaken: 'This course header already has a paper of that name.',
+  questionMaxInvalid: `Give each question's maximum, from 0 to ${QUESTION_MAX_LIMIT}.`,
+  paperHasNoQuestions: 'At least one question must be worth something.',
+  toleranceInvalid: 'Give the tolerance as a mark such as 2 or 2.5.',
+  paperInUse: 'Score sheets use this paper: its questions can no longer change.',
+  paperDeleted: 'Paper deleted',
+  paperSaved: 'Paper saved',
+  rulesSaved: 'Result rules saved',
+  weightInvalid: 'Give a whole percent from 0 to 100.',
+  passMarkInvalid: 'Give a whole percent from 0 to 100.',
+  bandsInvalid: 'Give each grade a letter and its lowest mark, highest first, the last starting at 0.',
+  dietUnknown: 'There is no such diet.',
+  schoolUnknown: 'There is no such training school.',
+  paperRequired: 'Choose the paper.',
+  paperWrongCourse: 'This paper is not one of this course header’s.',
+  markersRequired: 'Choose marker one and marker two.',
+  markerUnknown: 'Choose a board administrator.',
+  markersSame: 'Marker one and marker two must be different people.',
+  markerThreeSame: 'The third marker must be neither marker one nor marker two.',
+  sheetExists: 'This sheet already exists.',
+  sheetCreated: 'Score sheet created',
+  notYourGrid: 'Only this grid’s marker enters its marks.',
+  blind: 'Marker two’s and marker one’s marks are shown once both have submitted.',
+  gridClosed: 'This grid’s marks cannot change now.',
+  sheetLocked: 'This sheet is locked: its marks cannot change.',
+  notFlagged: 'Only scripts flagged for a third marker take a third mark.',
+  reasonRequired: 'Say why this mark changes after submission.',
+  reasonTooLong: `At most ${REASON_MAX} characters.`,
+  staleRow: 'These marks were changed elsewhere since you loaded them. Both are shown: keep one.',
+  rowSaved: 'Saved',
+  unsavedFirst: 'Some marks are still being saved. Wait a moment, then submit.',
+  submitIncomplete: (missing: number) =>
+    `${missing} ${missing === 1 ? 'candidate has' : 'candidates have'} no marks yet: mark each, or tick Absent.`,
+  alreadySubmitted: 'This grid has been submitted already.',
+  submitted: 'Marks submitted',
+  lockNotReady:
+    'Both markers must submit, and every flagged script needs its third mark, before the sheet locks.',
+  inCourseLockNotReady: (missing: number) =>
+    `${missing} ${missing === 1 ? 'candidate has' : 'candidates have'} no in-course scores yet.`,
+  locked: 'Sheet locked',
+  unlocked: 'Sheet unlocked',
+  notLocked: 'Only a locked sheet can be unlocked.',
+  publishedSheet: 'Withdraw the results before unlocking this sheet.',
+  markerThreeSet: 'Third marker set',
+  publishNotReady:
+    'Every score sheet of this diet and course header must be locked before its results are published.',
+  noSheets: 'This diet and course header has no score sheets.',
+  published: 'Results published',
+  alreadyPublished: 'These results are published already.',
+  notPublished: 'These results are not published.',
+  withdrawn: 'Results withdrawn',
+  computed: 'Results computed',
+  holdCreated: 'Result held',
+  holdReleased: 'Hold released',
+  holdNotFound: 'There is no such hold.',
+  holdExists: 'This candidate’s result for this diet is held already.',
+  candidateUnknown: 'There is no candidate with this index number.',
+  holdReasonRequired: 'Say why the result is held.',
+  importEmpty: 'The file has no rows.',
+  importNotCsv: 'Choose a CSV file (.csv).',
+  importTooLarge: 'The file is too large: at most 2 MB.',
+  importChecked: (good: number, bad: number) =>
+    `${good} ${good === 1 ? 'row is' : 'rows are'} ready; ${bad} ${bad === 1 ? 'row has' : 'rows have'} problems.`,
+  imported: (saved: number) => `${saved} ${saved === 1 ? 'row' : 'rows'} saved`,
+  importUnknownCandidate: 'No candidate with this index number is on this sheet.',
+  importDuplicate: 'This candidate is on an earlier row too.',
+  tooLong: 'This is too long.',
+  choose: 'Choose one of the listed values.',
+} as const;
+
+/** The 409 of a stale row: what is stored now, to show beside what was typed. */
+export interface StaleRow<R> {
+  current: R;
+}

@@ -1,0 +1,228 @@
+import {
+  GRIDS,
+  IMPORT_MAX_BYTES,
+  REASON_MAX,
+  SCORE_MESSAGES as M,
+  SCORE_PATHS,
+  type Grid,
+} from '../../contract/scores';
+import {
+  holdValidator,
+  inCourseRowValidator,
+  markRowValidator,
+  markerThreeValidator,
+  paperValidator,
+  publicationValidator,
+  reasonValidator,
+  resultRulesValidator,
+  scoreQueryValidator,
+  sheetValidator,
+} from '../../contract/scores.validators';
+import { Invalid, NotFound } from '../errors';
+import { actorOf, callerOf, dbOf, transact, type AppContext } from '../http/context';
+import { idOf } from '../http/params';
+import { ok } from '../http/respond';
+import { ADMIN, get, post, type Route } from '../http/route';
+import { checkedForm, json, query } from '../http/validate';
+import { importMarks } from '../scores/import';
+import { gridPage, reconciliation, saveInCourse, saveMarks } from '../scores/marks';
+import { courseScoring, createPaper, deletePaper, setResultRules, updatePaper } from '../scores/papers';
+import {
+  computeAudited,
+  holdResult,
+  openHolds,
+  publications,
+  publishResults,
+  releaseHold,
+  withdrawResults,
+} from '../scores/results';
+import {
+  createSheet,
+  listSheets,
+  lockSheetMarks,
+  markers,
+  readSheet,
+  setMarkerThree,
+  submitGrid,
+  unlockSheet,
+} from '../scores/sheets';
+
+/**
+ * Score entry and results (server/scores/), the board's alone: papers and result rules per course
+ * header; sheets, their grids row by row, submission, the third marker, lock; results computed,
+ * published and withdrawn per diet and course header; holds. The results lists (both roles) are made
+ * from their definitions (contract/lists.ts RESULTS_LISTS).
+ */
+
+const sheetId = (c: AppContext) => idOf(c, M.sheetNotFound);
+const candidateId = (c: AppContext) => idOf(c, M.candidateNotOnSheet, 'candidate');
+const userId = (c: AppContext) => callerOf(c).userId;
+
+/** The `:code` of a course header in the path, or the 404 any other text gets. */
+function courseCodeOf(c: AppContext): string {
+  const code = c.req.param('code') ?? '';
+  if (!/^[A-Za-z][0-9]{1,2}$/.test(code)) throw new NotFound(M.courseHeaderNotFound);
+  return code;
+}
+
+function gridOf(c: AppContext): Grid {
+  const grid = c.req.param('grid');
+  if (!GRIDS.includes(grid as Grid)) throw new NotFound(M.sheetNotFound);
+  return grid as Grid;
+}
+
+const courseRoutes: Route[] = [
+  get(SCORE_PATHS.courseScoring, ADMIN, async (c) => ok(c, await courseScoring(dbOf(c), courseCodeOf(c)))),
+  post(SCORE_PATHS.rules, ADMIN, json(resultRulesValidator), async (c) => {
+    const code = courseCodeOf(c);
+    const rules = await transact(c, (tx, actor) => setResultRules(tx, actor, code, c.req.valid('json')));
+    return ok(c, rules, M.rulesSaved);
+  }),
+  post(SCORE_PATHS.papers, ADMIN, json(paperValidator), async (c) => {
+    const paper = await transact(c, (tx, actor) => createPaper(tx, actor, c.req.valid('json')));
+    return ok(c, paper, M.paperSaved);
+  }),
+  post('/api/admin/score/papers/:id', ADMIN, json(paperValidator), async (c) => {
+    const id = idOf(c, M.paperNotFound);
+    const paper = await transact(c, (tx, actor) => updatePaper(tx, actor, id, c.req.valid('json')));
+    return ok(c, paper, M.paperSaved);
+  }),
+  post('/api/admin/score/papers/:id/delete', ADMIN, async (c) => {
+    const id = idOf(c, M.paperNotFound);
+    await transact(c, (tx, actor) => deletePaper(tx, actor, id));
+    return ok(c, undefined, M.paperDeleted);
+  }),
+];
+
+const sheetRoutes: Route[] = [
+  get(SCORE_PATHS.sheets, ADMIN, query(scoreQueryValidator), async (c) => {
+    const { diet } = c.req.valid('query');
+    const [sheets, people] = [await listSheets(dbOf(c), diet ?? null), await markers(dbOf(c))];
+    return ok(c, { sheets, markers: people });
+  }),
+  post(SCORE_PATHS.sheets, ADMIN, json(sheetValidator), async (c) => {
+    const sheet = await transact(c, (tx, actor) => createSheet(tx, actor, c.req.valid('json')));
+    return ok(c, sheet, M.sheetCreated);
+  }),
+  get(SCORE_PATHS.sheet, ADMIN, async (c) => ok(c, await readSheet(dbOf(c), sheetId(c)))),
+  post(SCORE_PATHS.markerThree, ADMIN, json(markerThreeValidator), async (c) => {
+    const id = sheetId(c);
+    const { marker_three } = c.req.valid('json');
+    const sheet = await transact(c, (tx, actor) => setMarkerThree(tx, actor, id, marker_three));
+    return ok(c, sheet, M.markerThreeSet);
+  }),
+  post(SCORE_PATHS.lock, ADMIN, async (c) => {
+    const id = sheetId(c);
+    return ok(c, await transact(c, (tx, actor) => lockSheetMarks(tx, actor, id)), M.locked);
+  }),
+  post(SCORE_PATHS.unlock, ADMIN, json(reasonValidator), async (c) => {
+    const id = sheetId(c);
+    const { reason } = c.req.valid('json');
+    return ok(c, await transact(c, (tx, actor) => unlockSheet(tx, actor, id, reason)), M.unlocked);
+  }),
+  get(SCORE_PATHS.reconciliation, ADMIN, async (c) => ok(c, await reconciliation(dbOf(c), sheetId(c)))),
+];
+
+const gridRoutes: Route[] = [
+  get(SCORE_PATHS.grid, ADMIN, query(scoreQueryValidator), async (c) => {
+    const { page } = c.req.valid('query');
+    return ok(c, await gridPage(dbOf(c), sheetId(c), gridOf(c), userId(c), page ?? 1));
+  }),
+  // A marker's row: grids one, two and three take marks; the in-course grid its semester scores.
+  ...(['one', 'two', 'three'] as const).map((grid) =>
+    post(
+      `/api/admin/score/sheets/:id/grids/${grid}/rows/:candidate`,
+      ADMIN,
+      json(markRowValidator),
+      async (c) => {
+        const [id, candidate] = [sheetId(c), candidateId(c)];
+        const row = await transact(c, (tx, actor) =>
+          saveMarks(tx, actor, id, grid, candidate, c.req.valid('json')),
+        );
+        return ok(c, row, M.rowSaved);
+      },
+    ),
+  ),
+  post(
+    '/api/admin/score/sheets/:id/grids/in-course/rows/:candidate',
+    ADMIN,
+    json(inCourseRowValidator),
+    async (c) => {
+      const [id, candidate] = [sheetId(c), candidateId(c)];
+      const row = await transact(c, (tx, actor) =>
+        saveInCourse(tx, actor, id, candidate, c.req.valid('json')),
+      );
+      return ok(c, row, M.rowSaved);
+    },
+  ),
+  ...(['one', 'two'] as const).map((grid) =>
+    post(`/api/admin/score/sheets/:id/grids/${grid}/submit`, ADMIN, async (c) => {
+      const id = sheetId(c);
+      return ok(c, await transact(c, (tx, actor) => submitGrid(tx, actor, id, grid)), M.submitted);
+    }),
+  ),
+];
+
+/** A marks CSV and its options, checked for what it is before a row is read (rows: server/scores/import.ts). */
+const marksCsv = checkedForm(
+  async (body) => {
+    const csv = body.csv instanceof File && body.csv.size > 0 ? body.csv : null;
+    if (!csv) throw new Invalid({ csv: [M.importNotCsv] });
+    if (csv.size > IMPORT_MAX_BYTES) throw new Invalid({ csv: [M.importTooLarge] });
+    const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
+    if (reason.length > REASON_MAX) throw new Invalid({ reason: [M.reasonTooLong] });
+    return { csv, dryRun: body.dry_run !== '0', reason: reason || undefined };
+  },
+  { maxBytes: IMPORT_MAX_BYTES + 16 * 1024 },
+);
+
+const importRoutes: Route[] = [
+  post(SCORE_PATHS.importMarks, ADMIN, marksCsv, async (c) => {
+    const [id, grid] = [sheetId(c), gridOf(c)];
+    const { csv, dryRun, reason } = c.req.valid('form');
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    const { database } = c.get('deps');
+    const report = await importMarks(database.db, actorOf(c), id, grid, bytes, { dryRun, reason });
+    return ok(c, report, dryRun ? M.importChecked(report.good, report.bad) : M.imported(report.saved));
+  }),
+];
+
+const resultRoutes: Route[] = [
+  get(SCORE_PATHS.publications, ADMIN, query(scoreQueryValidator), async (c) => {
+    const { diet } = c.req.valid('query');
+    return ok(c, await publications(dbOf(c), diet ?? null));
+  }),
+  post(SCORE_PATHS.compute, ADMIN, json(publicationValidator), async (c) => {
+    const row = await transact(c, (tx, actor) => computeAudited(tx, actor, c.req.valid('json')));
+    return ok(c, row, M.computed);
+  }),
+  post(SCORE_PATHS.publish, ADMIN, json(publicationValidator), async (c) => {
+    const row = await transact(c, (tx, actor) => publishResults(tx, actor, c.req.valid('json')));
+    return ok(c, row, M.published);
+  }),
+  post(SCORE_PATHS.withdraw, ADMIN, json(publicationValidator), async (c) => {
+    const row = await transact(c, (tx, actor) => withdrawResults(tx, actor, c.req.valid('json')));
+    return ok(c, row, M.withdrawn);
+  }),
+  get(SCORE_PATHS.holds, ADMIN, query(scoreQueryValidator), async (c) => {
+    const { diet } = c.req.valid('query');
+    return ok(c, await openHolds(dbOf(c), diet ?? null));
+  }),
+  post(SCORE_PATHS.holds, ADMIN, json(holdValidator), async (c) => {
+    const hold = await transact(c, (tx, actor) => holdResult(tx, actor, c.req.valid('json')));
+    return ok(c, { id: hold.id }, M.holdCreated);
+  }),
+  post('/api/admin/results/holds/:id/release', ADMIN, async (c) => {
+    const id = idOf(c, M.holdNotFound);
+    await transact(c, (tx, actor) => releaseHold(tx, actor, id));
+    return ok(c, undefined, M.holdReleased);
+  }),
+];
+
+export const scoreRoutes: Route[] = [
+  ...courseRoutes,
+  ...sheetRoutes,
+  ...gridRoutes,
+  ...importRoutes,
+  ...resultRoutes,
+];
