@@ -31,6 +31,14 @@ const upTo = (limit: number, message: string) =>
     if (tenths === undefined || tenths === null || tenths > limit * 10) field.report(message, 'upTo', field);
   });
 
+/** The messages of a diet code and a course header code, whichever rule refuses them. */
+const DIET_MESSAGES = Object.fromEntries(
+  ['required', 'string', 'maxLength', 'regex'].map((r) => [`diet.${r}`, M.dietUnknown]),
+);
+const COURSE_MESSAGES = Object.fromEntries(
+  ['required', 'string', 'maxLength', 'regex'].map((r) => [`course_header.${r}`, M.courseHeaderNotFound]),
+);
+
 const courseCode = () =>
   vine
     .string()
@@ -55,10 +63,7 @@ const paperSchema = vine.object({
 });
 
 export const paperValidator = formValidator(paperSchema, {
-  'course_header.required': M.courseHeaderNotFound,
-  'course_header.string': M.courseHeaderNotFound,
-  'course_header.maxLength': M.courseHeaderNotFound,
-  'course_header.regex': M.courseHeaderNotFound,
+  ...COURSE_MESSAGES,
   'name.required': M.paperNameRequired,
   'name.string': M.paperNameRequired,
   'name.minLength': M.paperNameRequired,
@@ -145,14 +150,8 @@ export const sheetValidator = formValidator(
   {
     'kind.required': M.choose,
     'kind.enum': M.choose,
-    'diet.required': M.dietUnknown,
-    'diet.string': M.dietUnknown,
-    'diet.maxLength': M.dietUnknown,
-    'diet.regex': M.dietUnknown,
-    'course_header.required': M.courseHeaderNotFound,
-    'course_header.string': M.courseHeaderNotFound,
-    'course_header.maxLength': M.courseHeaderNotFound,
-    'course_header.regex': M.courseHeaderNotFound,
+    ...DIET_MESSAGES,
+    ...COURSE_MESSAGES,
     'school.string': M.schoolUnknown,
     'school.maxLength': M.schoolUnknown,
     ...idMessages('paper_id', M.paperRequired),
@@ -238,14 +237,8 @@ export const reasonValidator = formValidator(
 export const publicationValidator = formValidator(
   vine.object({ diet: dietCode(), course_header: courseCode() }),
   {
-    'diet.required': M.dietUnknown,
-    'diet.string': M.dietUnknown,
-    'diet.maxLength': M.dietUnknown,
-    'diet.regex': M.dietUnknown,
-    'course_header.required': M.courseHeaderNotFound,
-    'course_header.string': M.courseHeaderNotFound,
-    'course_header.maxLength': M.courseHeaderNotFound,
-    'course_header.regex': M.courseHeaderNotFound,
+    ...DIET_MESSAGES,
+    ...COURSE_MESSAGES,
   },
 );
 
@@ -256,10 +249,7 @@ export const holdValidator = formValidator(
     reason: vine.string().trim().minLength(1).maxLength(REASON_MAX),
   }),
   {
-    'diet.required': M.dietUnknown,
-    'diet.string': M.dietUnknown,
-    'diet.maxLength': M.dietUnknown,
-    'diet.regex': M.dietUnknown,
+    ...DIET_MESSAGES,
     'candidate_index.required': M.candidateUnknown,
     'candidate_index.string': M.candidateUnknown,
     'candidate_index.maxLength': M.candidateUnknown,

@@ -35,6 +35,16 @@ export interface MarkRowInput {
   reason?: string | null;
 }
 
+/** What a row's save sends: its values as typed, the version it was loaded at, the reason if one is due. */
+export interface SaveRowInput {
+  sheetId: number;
+  grid: Grid;
+  candidateId: number;
+  values: RowValues;
+  version: number;
+  reason: string | null;
+}
+
 export interface SavedRow {
   values: RowValues;
   version: number;

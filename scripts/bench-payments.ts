@@ -19,13 +19,14 @@ const BURST = Number(process.env.BENCH_WEBHOOKS ?? 50);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
 const SCHOOL = 'school1@example.org';
 
-const percentile = (values: number[], p: number) => {
+/** The p-th percentile (0-100) of some timings; with `ms` and `json`, shared by the later bench parts. */
+export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 };
-const ms = (value: number) => value.toFixed(1);
+export const ms = (value: number) => value.toFixed(1);
 
-async function json<T>(response: Response): Promise<T> {
+export async function json<T>(response: Response): Promise<T> {
   const body = (await response.json()) as { data: T };
   if (!response.ok) throw new Error(`${response.status}: ${JSON.stringify(body)}`);
   return body.data;

@@ -16,10 +16,12 @@
  *     (scripts/bench-bulk.ts).
  *  7. Payments: 50 signed webhook deliveries at once, their answers, the job queue crediting them, and
  *     the same 50 replayed, on both databases (scripts/bench-payments.ts).
+ *  8. Scores: a row save over HTTP on both databases, results computed for 100,000 candidates, and
+ *     keystroke to paint on a 500-row grid in Chromium (scripts/bench-scores.ts).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -30,6 +32,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchBulk } from './bench-bulk';
 import { benchPayments } from './bench-payments';
+import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
@@ -111,7 +114,7 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments'];
+  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments', 'scores'];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
   if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: PORT + 1 });
@@ -119,6 +122,7 @@ async function main() {
   if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: PORT + 3 });
   if (!ONLY || ONLY === 'bulk') await benchBulk({ port: PORT + 4 });
   if (!ONLY || ONLY === 'payments') await benchPayments({ port: PORT + 5 });
+  if (!ONLY || ONLY === 'scores') await benchScores({ port: PORT + 6 });
 }
 
 async function benchStart() {

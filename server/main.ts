@@ -6,6 +6,7 @@
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './db/lock';
 import { S3StorageError } from './storage/s3';
+import { DEMO_MARKERS } from './db/demo/scores';
 import { DEMO_PASSWORD, DEMO_SIGN_INS } from './db/seed';
 import { startPortal } from './portal';
 
@@ -40,6 +41,12 @@ async function main() {
   if (portal.database.driver === 'pglite' || config.seedDemo) {
     lines.push(`  Demo sign-ins (password: ${DEMO_PASSWORD}):`);
     for (const demo of DEMO_SIGN_INS) lines.push(`    ${demo.email.padEnd(22)} ${demo.label}`);
+    // The living demo's markers (server/db/demo/scores.ts): board admins who mark.
+    DEMO_MARKERS.forEach((marker, i) =>
+      lines.push(
+        `    ${marker.email.padEnd(22)} board admin, ${['score marker one', 'score marker two', 'third marker'][i]}`,
+      ),
+    );
     lines.push('  The 6-digit sign-in code arrives in the mail folder above and in this log.');
   }
   console.log(lines.join('\n') + '\n');

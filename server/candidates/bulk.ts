@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
@@ -15,7 +14,7 @@ import { audit, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { bulkBatches, candidates, files } from '../db/schema';
 import { Invalid, NotFound } from '../errors';
-import { CSV_OPTIONS } from '../lists/csv';
+import { CSV_OPTIONS, readCsvRecords } from '../lists/csv';
 import { newKey, type WithStorage } from '../storage/storage';
 import { checkCandidateForm } from './form';
 import { indexCandidate } from './service';
@@ -33,19 +32,7 @@ type Batch = typeof bulkBatches.$inferSelect;
 
 /** Rows read from the CSV: the template's columns only, each value as text. */
 function readCsv(bytes: Uint8Array): Record<string, string>[] {
-  let records: Record<string, string>[];
-  try {
-    records = parse(Buffer.from(bytes), {
-      bom: true,
-      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: false,
-    });
-  } catch {
-    throw new Invalid({ csv: [M.csvNotCsv] });
-  }
-  if (!records.length) throw new Invalid({ csv: [M.csvEmpty] });
+  const records = readCsvRecords(bytes, { notCsv: M.csvNotCsv, empty: M.csvEmpty });
   const unknown = Object.keys(records[0]).filter(
     (name) => !(BULK_COLUMNS as readonly string[]).includes(name),
   );

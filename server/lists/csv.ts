@@ -1,12 +1,35 @@
 import type { ListQuery } from '../../contract/lists.validators';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { ListDefinition } from '../../contract/lists';
 import { boardToday } from '../boardDate';
 import type { AppContext } from '../http/context';
+import { Invalid } from '../errors';
 import { describeError } from '../http/log';
 import { batches, type ListSource } from '../http/paging';
 import type { ListSourceOf } from './route';
+
+/**
+ * The rows of an uploaded CSV (bulk indexing, marks from paper), each a record of its header's names
+ * (trimmed, lower-cased) to text; a file that is not a CSV, or has no rows, is the form's `csv` message.
+ */
+export function readCsvRecords(bytes: Uint8Array, messages: { notCsv: string; empty: string }) {
+  let records: Record<string, string>[];
+  try {
+    records = parse(Buffer.from(bytes), {
+      bom: true,
+      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: false,
+    });
+  } catch {
+    throw new Invalid({ csv: [messages.notCsv] });
+  }
+  if (!records.length) throw new Invalid({ csv: [messages.empty] });
+  return records;
+}
 
 /** Rows read at a time: small enough that a million rows never sit in memory, large enough to be few. */
 export const CSV_BATCH = 500;

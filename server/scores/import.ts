@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
 import {
   MARKER_OF,
@@ -13,6 +12,7 @@ import type { Actor } from '../audit';
 import type { Database } from '../db/client';
 import { candidates, inCourseScores, papers, scriptMarks } from '../db/schema';
 import { DomainError, Invalid } from '../errors';
+import { readCsvRecords } from '../lists/csv';
 import { saveInCourse, saveMarks } from './marks';
 import { findSheet, mayWrite, rosterOf, selectRoster } from './sheets';
 
@@ -24,23 +24,6 @@ import { findSheet, mayWrite, rosterOf, selectRoster } from './sheets';
  */
 
 const YES = new Set(['1', 'yes', 'y', 'true', 'absent', 'x']);
-
-function readCsv(bytes: Uint8Array): Record<string, string>[] {
-  let records: Record<string, string>[];
-  try {
-    records = parse(Buffer.from(bytes), {
-      bom: true,
-      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
-      skip_empty_lines: true,
-      trim: true,
-      relax_column_count: false,
-    });
-  } catch {
-    throw new Invalid({ csv: [M.importNotCsv] });
-  }
-  if (!records.length) throw new Invalid({ csv: [M.importEmpty] });
-  return records;
-}
 
 export async function importMarks(
   db: Database,
@@ -54,7 +37,7 @@ export async function importMarks(
   const write = mayWrite(sheet, grid, actor.userId ?? 0);
   if (write.refusal) throw new Invalid({ csv: [write.refusal] });
   if (write.reason && !reason) throw new Invalid({ reason: [M.reasonRequired] });
-  const records = readCsv(file);
+  const records = readCsvRecords(file, { notCsv: M.importNotCsv, empty: M.importEmpty });
   const [paper] = sheet.paperId ? await db.select().from(papers).where(eq(papers.id, sheet.paperId)) : [];
   const fields = grid === 'in-course' ? [...SEMESTERS] : [...QUESTIONS];
   const roster = new Map(

@@ -22,7 +22,7 @@ import {
 } from '../../contract/scores.validators';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { ListAction } from '../../machines/list.machine';
-import type { RowValues, SavedRow } from '../../machines/markRow.machine';
+import type { SaveRowInput, SavedRow } from '../../machines/markRow.machine';
 import { fieldsOf, valuesOf } from '../../machines/scoreSheet.machine';
 import { call } from './client';
 import { checkInBrowser, messageOf } from './listForms';
@@ -156,17 +156,7 @@ function savedOf(grid: Grid, row: MarkRow | InCourseRow): SavedRow {
 }
 
 /** The row actor's save: its values as the row's route takes them; a stale row's 409 carries theirs. */
-export const saveRow = fromPromise<
-  SavedRow,
-  {
-    sheetId: number;
-    grid: Grid;
-    candidateId: number;
-    values: RowValues;
-    version: number;
-    reason: string | null;
-  }
->(async ({ input }) => {
+export const saveRow = fromPromise<SavedRow, SaveRowInput>(async ({ input }) => {
   const body = {
     ...input.values,
     version: input.version,

@@ -173,6 +173,14 @@ describe('a double-marked sheet', () => {
     expect((await get('two', `/api/admin/score/sheets/${sheet}/grids/one`)).status).toBe(403);
     expect((await get('one', `/api/admin/score/sheets/${sheet}/grids/two`)).status).toBe(403);
     expect((await get('admin', `/api/admin/score/sheets/${sheet}/grids/one`)).status).toBe(403);
+    // A school admin reads no marks at all: every score route is the board's.
+    for (const path of [
+      `/api/admin/score/sheets/${sheet}/grids/one`,
+      `/api/admin/score/sheets/${sheet}/reconciliation`,
+      SCORE_PATHS.results,
+    ]) {
+      expect((await get('school1', path)).status, path).toBe(403);
+    }
     const own = await get('one', `/api/admin/score/sheets/${sheet}/grids/one`);
     expect(own.status).toBe(200);
     expect(own.body.data).toMatchObject({ editable: true, reason_required: false, total: 8 });

@@ -371,7 +371,10 @@ export function SheetPage() {
       {valid ? (
         <OpenSheet key={`${sheetId}:${grid}`} userId={userId} sheetId={sheetId} grid={grid} />
       ) : (
-        <Alert tone="error">There is no such score sheet.</Alert>
+        <>
+          <h1 className="text-2xl font-semibold">Score sheet</h1>
+          <Alert tone="error">There is no such score sheet.</Alert>
+        </>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
-import { useSelector } from '@xstate/react';
-import { type FocusEvent, type KeyboardEvent } from 'react';
+import { shallowEqual, useSelector } from '@xstate/react';
+import { memo, useMemo, type CSSProperties, type FocusEvent, type KeyboardEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import {
   GRID_LABELS,
@@ -45,7 +45,7 @@ const cellLabel = (field: string) =>
         )[field];
 
 /** Moves the focus between the grid's cells as a spreadsheet does. */
-function moveFocus(event: KeyboardEvent<HTMLTableElement>) {
+function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
   const cell = event.target as HTMLInputElement;
   const row = Number(cell.dataset.row);
   const col = Number(cell.dataset.col);
@@ -70,17 +70,20 @@ function moveFocus(event: KeyboardEvent<HTMLTableElement>) {
 
 export function SheetGrid({ sheet }: { sheet: SheetActor }) {
   useNotify(sheet);
-  const view = useSelector(sheet, (s) => ({
-    loading: s.matches('loading'),
-    failed: s.matches('loadFailed'),
-    busy: s.hasTag('busy'),
-    data: s.context.data,
-    rows: s.context.rows,
-    unsaved: s.context.unsaved.length,
-    asking: s.matches({ shown: 'askingToLeave' }),
-    error: s.context.error,
-    reason: s.context.reason,
-  }));
+  // Only what changes with the sheet's state: a row's unsaved work is read by the parts that show it,
+  // so the table itself is not drawn again when a row starts or stops being saved.
+  const view = useSelector(
+    sheet,
+    (s) => ({
+      failed: s.matches('loadFailed'),
+      busy: s.hasTag('busy'),
+      data: s.context.data,
+      rows: s.context.rows,
+      error: s.context.error,
+      reason: s.context.reason,
+    }),
+    shallowEqual,
+  );
   const data = view.data;
   if (view.failed) {
     return (
@@ -93,7 +96,6 @@ export function SheetGrid({ sheet }: { sheet: SheetActor }) {
     );
   }
   if (!data) return <p className="text-slate-600">Loading the sheet…</p>;
-  const { fields } = fieldsOf(data);
   const state = data.sheet.state;
   const submittable =
     data.editable &&
@@ -105,11 +107,7 @@ export function SheetGrid({ sheet }: { sheet: SheetActor }) {
         <p className="rounded bg-slate-100 px-2 py-1 text-sm" data-testid="sheet-state">
           {SHEET_STATE_LABELS[state]}
         </p>
-        <p className="text-sm text-slate-600" aria-live="polite">
-          {view.unsaved
-            ? `${view.unsaved} ${view.unsaved === 1 ? 'row' : 'rows'} not saved yet`
-            : 'All marks saved'}
-        </p>
+        <SaveStatus sheet={sheet} />
         {submittable && (
           <Button
             busy={view.busy}
@@ -144,53 +142,7 @@ export function SheetGrid({ sheet }: { sheet: SheetActor }) {
           />
         </div>
       )}
-      <div className="overflow-x-auto">
-        <table
-          className="min-w-full text-sm"
-          onKeyDown={moveFocus}
-          aria-label={`${GRID_LABELS[data.grid]} marks`}
-        >
-          <thead>
-            <tr className="text-left text-slate-600">
-              <th scope="col" className="px-2 py-1">
-                Candidate
-              </th>
-              {fields.map((field) => (
-                <th key={field} scope="col" className="px-1 py-1">
-                  {cellLabel(field)}
-                  {field.startsWith('q') && data.rules && (
-                    <span className="block text-xs font-normal">
-                      of {formatMark(data.rules.q_max[QUESTIONS.indexOf(field as never)])}
-                    </span>
-                  )}
-                </th>
-              ))}
-              <th scope="col" className="px-2 py-1">
-                Total
-              </th>
-              <th scope="col" className="px-2 py-1">
-                <span className="sr-only">Saved</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row, index) =>
-              data.editable && view.rows[String(row.candidate_id)] ? (
-                <EditableRow
-                  key={row.candidate_id}
-                  index={index}
-                  row={row}
-                  fields={fields}
-                  page={data}
-                  actor={view.rows[String(row.candidate_id)] as RowActor}
-                />
-              ) : (
-                <ShownRow key={row.candidate_id} row={row} fields={fields} />
-              ),
-            )}
-          </tbody>
-        </table>
-      </div>
+      <GridTable data={data} rows={view.rows} />
       {data.pages > 1 && (
         <nav aria-label="Pages of the grid" className="flex items-center gap-3">
           <Button
@@ -212,55 +164,163 @@ export function SheetGrid({ sheet }: { sheet: SheetActor }) {
           </Button>
         </nav>
       )}
-      <ConfirmDialog
-        open={view.asking}
-        title="Leave marks not saved yet?"
-        confirmLabel="Leave them"
-        onCancel={() => sheet.send({ type: 'sheet.leave.cancel' })}
-        onConfirm={() => sheet.send({ type: 'sheet.leave.confirm' })}
-      >
-        <p>
-          {view.unsaved} {view.unsaved === 1 ? 'row has' : 'rows have'} marks not saved yet. Stay, and they
-          are saved in a moment.
-        </p>
-      </ConfirmDialog>
+      <LeaveDialog sheet={sheet} />
     </div>
   );
 }
 
-const candidateCell = (row: MarkRow | InCourseRow) => (
-  <th scope="row" className="px-2 py-1 text-left font-normal">
-    <span className="font-mono text-xs">{row.candidate_index}</span>
-    <span className="block">{row.name}</span>
-  </th>
-);
-
-function ShownRow({ row, fields }: { row: MarkRow | InCourseRow; fields: string[] }) {
-  const record = row as unknown as Record<string, string | boolean>;
+function SaveStatus({ sheet }: { sheet: SheetActor }) {
+  const unsaved = useSelector(sheet, (s) => s.context.unsaved.length);
   return (
-    <tr className="border-t border-slate-100">
-      {candidateCell(row)}
-      {fields.map((field) => (
-        <td key={field} className="px-2 py-1 tabular-nums">
-          {field === 'absent' ? (record.absent ? 'Absent' : '') : String(record[field] ?? '')}
-        </td>
-      ))}
-      <td className="px-2 py-1 font-semibold tabular-nums">{row.total_score}</td>
-      <td />
-    </tr>
+    <p className="text-sm text-slate-600" aria-live="polite">
+      {unsaved ? `${unsaved} ${unsaved === 1 ? 'row' : 'rows'} not saved yet` : 'All marks saved'}
+    </p>
   );
 }
 
-function EditableRow({
+function LeaveDialog({ sheet }: { sheet: SheetActor }) {
+  const asking = useSelector(sheet, (s) => s.matches({ shown: 'askingToLeave' }));
+  const unsaved = useSelector(sheet, (s) => s.context.unsaved.length);
+  return (
+    <ConfirmDialog
+      open={asking}
+      title="Leave marks not saved yet?"
+      confirmLabel="Leave them"
+      onCancel={() => sheet.send({ type: 'sheet.leave.cancel' })}
+      onConfirm={() => sheet.send({ type: 'sheet.leave.confirm' })}
+    >
+      <p>
+        {unsaved} {unsaved === 1 ? 'row has' : 'rows have'} marks not saved yet. Stay, and they are saved in a
+        moment.
+      </p>
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * The grid: drawn again only when the page changes. It is a grid of ARIA rows and cells rather than a
+ * <table>, so each row can be `content-visibility: auto`: the browser lays out and paints the rows on
+ * screen only, and a keystroke in a page of 500 rows costs what it costs in a page of 20
+ * (docs/performance.md). Every column has a fixed width, so a total or a status changing in one row
+ * never makes the browser measure the others.
+ */
+const GridTable = memo(function GridTable({
+  data,
+  rows,
+}: {
+  data: GridPage<MarkRow | InCourseRow>;
+  rows: Record<string, unknown>;
+}) {
+  const { fields } = useMemo(() => fieldsOf(data), [data]);
+  const columns = useMemo(
+    () => ({
+      gridTemplateColumns: `14rem ${fields.map((f) => (f === 'absent' ? '4.5rem' : '5.5rem')).join(' ')} 5rem 8rem`,
+    }),
+    [fields],
+  );
+  return (
+    <div className="overflow-x-auto">
+      <div
+        role="table"
+        aria-label={`${GRID_LABELS[data.grid]} marks`}
+        aria-rowcount={data.rows.length + 1}
+        className="w-max text-sm"
+        onKeyDown={moveFocus}
+      >
+        <div role="rowgroup">
+          <div role="row" className="grid items-end text-left text-slate-600" style={columns}>
+            <div role="columnheader" className="px-2 py-1 font-semibold">
+              Candidate
+            </div>
+            {fields.map((field) => (
+              <div key={field} role="columnheader" className="px-1 py-1 font-semibold">
+                {cellLabel(field)}
+                {field.startsWith('q') && data.rules && (
+                  <span className="block text-xs font-normal">
+                    of {formatMark(data.rules.q_max[QUESTIONS.indexOf(field as never)])}
+                  </span>
+                )}
+              </div>
+            ))}
+            <div role="columnheader" className="px-2 py-1 font-semibold">
+              Total
+            </div>
+            <div role="columnheader" className="px-2 py-1">
+              <span className="sr-only">Saved</span>
+            </div>
+          </div>
+        </div>
+        <div role="rowgroup">
+          {data.rows.map((row, index) =>
+            data.editable && rows[String(row.candidate_id)] ? (
+              <EditableRow
+                key={row.candidate_id}
+                index={index}
+                row={row}
+                fields={fields}
+                columns={columns}
+                page={data}
+                actor={rows[String(row.candidate_id)] as RowActor}
+              />
+            ) : (
+              <ShownRow key={row.candidate_id} row={row} fields={fields} columns={columns} />
+            ),
+          )}
+        </div>
+      </div>
+    </div>
+  );
+});
+
+/** A row's box: drawn only when on screen (its height kept for the scroll bar while it is not). */
+const ROW_CLASS =
+  'grid border-t border-slate-100 [content-visibility:auto] [contain-intrinsic-size:auto_3.25rem]';
+
+const candidateCell = (row: MarkRow | InCourseRow) => (
+  <div role="rowheader" className="truncate px-2 py-1">
+    <span className="font-mono text-xs">{row.candidate_index}</span>
+    <span className="block truncate">{row.name}</span>
+  </div>
+);
+
+function ShownRow({
+  row,
+  fields,
+  columns,
+}: {
+  row: MarkRow | InCourseRow;
+  fields: string[];
+  columns: CSSProperties;
+}) {
+  const record = row as unknown as Record<string, string | boolean>;
+  return (
+    <div role="row" className={ROW_CLASS} style={columns}>
+      {candidateCell(row)}
+      {fields.map((field) => (
+        <div key={field} role="cell" className="px-2 py-1 tabular-nums">
+          {field === 'absent' ? (record.absent ? 'Absent' : '') : String(record[field] ?? '')}
+        </div>
+      ))}
+      <div role="cell" className="px-2 py-1 font-semibold tabular-nums">
+        {row.total_score}
+      </div>
+      <div role="cell" />
+    </div>
+  );
+}
+
+const EditableRow = memo(function EditableRow({
   index,
   row,
   fields,
+  columns,
   page,
   actor,
 }: {
   index: number;
   row: MarkRow | InCourseRow;
   fields: string[];
+  columns: CSSProperties;
   page: GridPage<MarkRow | InCourseRow>;
   actor: RowActor;
 }) {
@@ -285,7 +345,7 @@ function EditableRow({
           })
         : null;
   // Leaving the row (to another row, or out of the grid) saves it now.
-  const leave = (event: FocusEvent<HTMLTableRowElement>) => {
+  const leave = (event: FocusEvent<HTMLDivElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) actor.send({ type: 'row.commit' });
   };
   const who = row.candidate_index ?? row.name;
@@ -299,102 +359,93 @@ function EditableRow({
           ? 'Not saved yet'
           : 'Saved';
   return (
-    <>
-      <tr
-        className={`border-t border-slate-100 ${view.unsaved ? 'bg-amber-50' : ''}`}
-        onBlur={leave}
-        data-testid={`grid-row-${row.candidate_id}`}
-      >
-        {candidateCell(row)}
-        {fields.map((field, col) => {
-          const error = view.errors[field];
-          const limit = page.rules?.q_max[QUESTIONS.indexOf(field as never)];
-          if (field === 'absent') {
-            return (
-              <td key={field} className="px-2 py-1 text-center">
-                <input
-                  type="checkbox"
-                  aria-label={`Absent: ${who}`}
-                  checked={absent}
-                  data-row={index}
-                  data-col={col}
-                  onChange={(event) =>
-                    actor.send({ type: 'row.edit', field, value: event.currentTarget.checked })
-                  }
-                />
-              </td>
-            );
-          }
-          const unused = field.startsWith('q') && limit === 0;
+    <div
+      role="row"
+      className={`${ROW_CLASS} ${view.unsaved ? 'bg-amber-50' : ''}`}
+      style={columns}
+      onBlur={leave}
+      data-testid={`grid-row-${row.candidate_id}`}
+    >
+      {candidateCell(row)}
+      {fields.map((field, col) => {
+        const error = view.errors[field];
+        const limit = page.rules?.q_max[QUESTIONS.indexOf(field as never)];
+        if (field === 'absent') {
           return (
-            <td key={field} className="px-1 py-1 align-top">
+            <div key={field} role="cell" className="px-2 py-1 text-center">
               <input
-                type="text"
-                inputMode="decimal"
-                autoComplete="off"
-                aria-label={`${cellLabel(field)}: ${who}`}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `err-${row.candidate_id}-${field}` : undefined}
-                value={String(view.draft[field] ?? '')}
-                disabled={absent || unused}
+                type="checkbox"
+                aria-label={`Absent: ${who}`}
+                checked={absent}
                 data-row={index}
                 data-col={col}
                 onChange={(event) =>
-                  actor.send({ type: 'row.edit', field, value: event.currentTarget.value })
+                  actor.send({ type: 'row.edit', field, value: event.currentTarget.checked })
                 }
-                className={`w-16 rounded border px-2 py-1 text-right tabular-nums ${error ? 'border-red-600' : 'border-slate-300'}`}
               />
-              {error && (
-                <span
-                  id={`err-${row.candidate_id}-${field}`}
-                  className="block max-w-[8rem] text-xs text-red-700"
-                >
-                  {error}
-                </span>
-              )}
-            </td>
+            </div>
           );
-        })}
-        <td className="px-2 py-1 font-semibold tabular-nums" aria-label={`Total: ${who}`}>
-          {absent ? 'Absent' : formatMark(total)}
-        </td>
-        <td className="px-2 py-1 text-xs text-slate-600" aria-live="polite">
-          {status}
-        </td>
-      </tr>
+        }
+        const unused = field.startsWith('q') && limit === 0;
+        return (
+          <div key={field} role="cell" className="px-1 py-1">
+            <input
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              aria-label={`${cellLabel(field)}: ${who}`}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `err-${row.candidate_id}-${field}` : undefined}
+              value={String(view.draft[field] ?? '')}
+              disabled={absent || unused}
+              data-row={index}
+              data-col={col}
+              onChange={(event) => actor.send({ type: 'row.edit', field, value: event.currentTarget.value })}
+              className={`w-16 rounded border px-2 py-1 text-right tabular-nums ${error ? 'border-red-600' : 'border-slate-300'}`}
+            />
+            {error && (
+              <span id={`err-${row.candidate_id}-${field}`} className="block text-xs text-red-700">
+                {error}
+              </span>
+            )}
+          </div>
+        );
+      })}
+      <div role="cell" className="px-2 py-1 font-semibold tabular-nums" aria-label={`Total: ${who}`}>
+        {absent ? 'Absent' : formatMark(total)}
+      </div>
+      <div role="cell" className="px-2 py-1 text-xs text-slate-600" aria-live="polite">
+        {status}
+      </div>
       {view.failure && !view.conflict && !Object.keys(view.failure.fields).length && (
-        <tr>
-          <td colSpan={fields.length + 3} className="px-2 pb-2 text-sm text-red-700">
-            {view.failure.message}
-          </td>
-        </tr>
+        <p role="cell" className="col-span-full px-2 pb-2 text-sm text-red-700">
+          {view.failure.message}
+        </p>
       )}
       {view.conflict && view.theirs && (
-        <tr>
-          <td colSpan={fields.length + 3} className="bg-amber-100 px-2 py-2 text-sm">
-            <p>
-              These marks were changed elsewhere since you loaded them. Saved now:{' '}
-              <strong>
-                {fields
-                  .map(
-                    (f) =>
-                      `${cellLabel(f)} ${f === 'absent' ? (view.theirs!.values[f] ? 'yes' : 'no') : view.theirs!.values[f] || '–'}`,
-                  )
-                  .join(', ')}
-              </strong>
-              . Yours are in the row above.
-            </p>
-            <div className="mt-1 flex gap-2">
-              <Button variant="secondary" onClick={() => actor.send({ type: 'row.keepMine' })}>
-                Keep mine
-              </Button>
-              <Button variant="secondary" onClick={() => actor.send({ type: 'row.keepTheirs' })}>
-                Keep the saved marks
-              </Button>
-            </div>
-          </td>
-        </tr>
+        <div role="cell" className="col-span-full bg-amber-100 px-2 py-2 text-sm">
+          <p>
+            These marks were changed elsewhere since you loaded them. Saved now:{' '}
+            <strong>
+              {fields
+                .map(
+                  (f) =>
+                    `${cellLabel(f)} ${f === 'absent' ? (view.theirs!.values[f] ? 'yes' : 'no') : view.theirs!.values[f] || '–'}`,
+                )
+                .join(', ')}
+            </strong>
+            . Yours are in the row above.
+          </p>
+          <div className="mt-1 flex gap-2">
+            <Button variant="secondary" onClick={() => actor.send({ type: 'row.keepMine' })}>
+              Keep mine
+            </Button>
+            <Button variant="secondary" onClick={() => actor.send({ type: 'row.keepTheirs' })}>
+              Keep the saved marks
+            </Button>
+          </div>
+        </div>
       )}
-    </>
+    </div>
   );
-}
+});
