@@ -17,9 +17,12 @@ import {
   nationalities,
   notifications,
   resits,
+  results,
+  scoreSheets,
   trainingSchools,
   users,
 } from '../../server/db/schema';
+import { DEMO_MARKERS } from '../../server/db/demo/scores';
 import { DEMO_SIGN_INS } from '../../server/db/seed';
 import { startPortal } from '../../server/portal';
 import { startTestPortal, type TestPortal } from './portal';
@@ -347,7 +350,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
       expect(portal.seeded).toBe(true);
       const db = portal.database.db;
       const [{ total: userCount }] = await db.select({ total: count() }).from(users);
-      expect(userCount).toBe(3);
+      // The three sign-ins and the living demo's markers.
+      expect(userCount).toBe(3 + DEMO_MARKERS.length);
       const [{ total: nationalityCount }] = await db.select({ total: count() }).from(nationalities);
       expect(nationalityCount).toBe(249);
       const schoolAdmins = await db
@@ -361,7 +365,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
       const stored = await db.select({ key: files.key }).from(files);
       expect(stored.length).toBeGreaterThanOrEqual(candidateCount);
       expect(await portal.storage.get(stored[0].key)).not.toBeNull();
-      for (const table of [notifications, examOffences, resits]) {
+      for (const table of [notifications, examOffences, resits, scoreSheets, results]) {
         const [{ total }] = await db.select({ total: count() }).from(table);
         expect(total).toBeGreaterThan(0);
       }
