@@ -355,6 +355,8 @@ export interface ResultRow {
   outcome: ResultOutcome;
   /** Why a result is held or withheld. */
   note: string | null;
+  /** The board's open hold on it, to release from the row (null in a school's list). */
+  hold_id: number | null;
   published: boolean;
 }
 

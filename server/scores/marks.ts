@@ -24,7 +24,7 @@ import {
 import type { inCourseRowValidator, markRowValidator } from '../../contract/scores.validators';
 import { audit, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
-import { candidates, inCourseScores, papers, scriptMarks, trainingSchools } from '../db/schema';
+import { candidates, inCourseScores, papers, scoreSheets, scriptMarks, trainingSchools } from '../db/schema';
 import { Invalid, NotFound, Refused, Stale } from '../errors';
 import { rulesOfPaper } from './papers';
 import {
@@ -34,7 +34,6 @@ import {
   mayRead,
   mayWrite,
   readSheet,
-  refreshFlagged,
   rosterOf,
   selectRoster,
   type StoredSheet,
@@ -226,11 +225,16 @@ export async function saveMarks(
   candidateId: number,
   input: MarkInput,
 ): Promise<MarkRow> {
-  const sheet = await lockSheet(tx, sheetId, 'share');
+  // The sheet's row is locked for the whole save: a change of state waits for it, and once both markers
+  // have submitted the save moves the sheet's count of waiting scripts (two saves holding a shared lock
+  // and both updating the row would deadlock each other).
+  const sheet = await lockSheet(tx, sheetId, 'update');
   if (sheet.kind !== 'exam') throw new Refused(403, M.notYourGrid);
   checkWrite(sheet, grid, actor, input.reason);
   const entry = await rosterEntry(tx, sheet, candidateId);
   const rules = (await paperRules(tx, sheet))!;
+  const counted = bothSubmitted(sheet);
+  const waitedBefore = counted && (await scriptWaits(tx, rules, sheetId, candidateId));
   const marker = MARKER_OF[grid];
   const absent = input.absent ?? false;
   const marks = absent ? [null, null, null, null, null] : marksFrom(rules, input);
@@ -288,7 +292,16 @@ export async function saveMarks(
     before: { candidate_id: candidateId, grid, ...markSnapshot(before) },
     after: { candidate_id: candidateId, grid, ...markSnapshot(saved), reason: input.reason ?? null },
   });
-  if (bothSubmitted(sheet)) await refreshFlagged(tx, sheet);
+  if (counted) {
+    // This script alone changed: the sheet's count moves by its difference, not by a recount.
+    const delta = Number(await scriptWaits(tx, rules, sheetId, candidateId)) - Number(waitedBefore);
+    if (delta) {
+      await tx
+        .update(scoreSheets)
+        .set({ flagged: sql`${scoreSheets.flagged} + ${delta}` })
+        .where(eq(scoreSheets.id, sheetId));
+    }
+  }
   return toMarkRow(entry, saved);
 }
 
@@ -401,16 +414,37 @@ export async function agreementsOf(db: Database, sheet: StoredSheet): Promise<Sc
     list[row.marker] = row;
     byCandidate.set(row.candidateId, list);
   }
-  return roster.map(({ id }) => {
-    const marks = byCandidate.get(id) ?? [];
-    const [one, two, three] = [marks[1], marks[2], marks[3]];
-    const first = agreement(rules, scriptOf(one), scriptOf(two));
-    const decided =
-      first.kind === 'flagged'
-        ? thirdMarkerDecides(rules, scriptOf(one)!, scriptOf(two)!, scriptOf(three))
-        : first;
-    return { candidateId: id, first, decided, one, two, three };
-  });
+  return roster.map(({ id }) => scriptAgreement(rules, id, byCandidate.get(id) ?? []));
+}
+
+/** One script's agreement from its marks by marker (`marks[1]` to `marks[3]`). */
+function scriptAgreement(
+  rules: PaperRules,
+  candidateId: number,
+  marks: (StoredMarks | undefined)[],
+): ScriptAgreement {
+  const [one, two, three] = [marks[1], marks[2], marks[3]];
+  const first = agreement(rules, scriptOf(one), scriptOf(two));
+  const decided =
+    first.kind === 'flagged'
+      ? thirdMarkerDecides(rules, scriptOf(one)!, scriptOf(two)!, scriptOf(three))
+      : first;
+  return { candidateId, first, decided, one, two, three };
+}
+
+/** Whether a script still waits (out of tolerance without its third mark, or a mark missing). */
+export const isWaiting = (a: ScriptAgreement) =>
+  a.decided.kind === 'flagged' || a.decided.kind === 'incomplete';
+
+/** Whether one candidate's script on the sheet waits, read from its own marks only. */
+async function scriptWaits(tx: Database, rules: PaperRules, sheetId: number, candidateId: number) {
+  const rows = await tx
+    .select()
+    .from(scriptMarks)
+    .where(and(eq(scriptMarks.sheetId, sheetId), eq(scriptMarks.candidateId, candidateId)));
+  const marks: StoredMarks[] = [];
+  for (const row of rows) marks[row.marker] = row;
+  return isWaiting(scriptAgreement(rules, candidateId, marks));
 }
 
 const side = (row: StoredMarks | undefined) => ({

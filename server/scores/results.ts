@@ -403,6 +403,9 @@ const selectResults = (db: Database) =>
       last_name: candidates.last_name,
       school_code: trainingSchools.code,
       published: sql<boolean>`${publishedNow}`,
+      hold_id: sql<number | null>`(select ${resultHolds.id} from ${resultHolds}
+        where ${resultHolds.dietId} = ${results.dietId} and ${resultHolds.candidateId} = ${results.candidateId}
+          and ${resultHolds.releasedAt} is null)`,
     })
     .from(results)
     .innerJoin(diets, eq(diets.id, results.dietId))
@@ -427,6 +430,7 @@ const toResultRow = (row: SelectedResult): ResultRow => ({
   grade: row.result.grade ?? '',
   outcome: row.result.outcome,
   note: row.result.note,
+  hold_id: row.hold_id,
   published: row.published,
 });
 
@@ -456,4 +460,8 @@ export const resultSource = {
 };
 
 /** A school admin's: published results only (the school scope is the list route's). */
-export const publishedResultSource = { ...resultSource, where: publishedNow };
+export const publishedResultSource = {
+  ...resultSource,
+  where: publishedNow,
+  toRow: (row: SelectedResult): ResultRow => ({ ...toResultRow(row), hold_id: null }),
+};

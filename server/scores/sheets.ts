@@ -19,7 +19,7 @@ import {
 } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
 import { courseHeaderByCode } from './papers';
-import { agreementsOf } from './marks';
+import { agreementsOf, isWaiting } from './marks';
 
 /**
  * Score sheets: a diet x course header x paper (optionally one school's), its markers, and its life
@@ -286,10 +286,7 @@ const stateChange = (values: Partial<typeof scoreSheets.$inferInsert>) => ({
 /** Recounts the scripts waiting for a third mark (both submitted); returns the count. */
 export async function refreshFlagged(tx: Database, sheet: StoredSheet): Promise<number> {
   if (sheet.kind !== 'exam' || !bothSubmitted(sheet)) return 0;
-  const agreements = await agreementsOf(tx, sheet);
-  const waiting = agreements.filter(
-    (a) => a.decided.kind === 'flagged' || a.decided.kind === 'incomplete',
-  ).length;
+  const waiting = (await agreementsOf(tx, sheet)).filter(isWaiting).length;
   if (waiting !== sheet.flagged) {
     await tx.update(scoreSheets).set({ flagged: waiting }).where(eq(scoreSheets.id, sheet.id));
   }

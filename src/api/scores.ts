@@ -5,7 +5,6 @@ import {
   type CourseScoring,
   type Grid,
   type GridPage,
-  type HoldRow,
   type ImportReport,
   type InCourseRow,
   type MarkRow,
@@ -110,16 +109,10 @@ export const publicationAction = (action: 'compute' | 'publish' | 'withdraw', di
     (response) => ({ message: messageOf(response) }),
   );
 
-export const loadHolds = async (diet: string) =>
-  (await call<HoldRow[]>(`${SCORE_PATHS.holds}?diet=${encodeURIComponent(diet)}`)).data!;
-
-export const releaseHold = async (id: number) =>
-  ({ message: messageOf(await call(`${SCORE_PATHS.holds}/${id}/release`, { method: 'POST' })) }) as const;
-
-/** The papers list's row action: delete a paper no sheet uses. */
-export const paperActions = fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
-  const { id } = input.payload as { id: number };
-  return { message: messageOf(await call(`${SCORE_PATHS.papers}/${id}/delete`, { method: 'POST' })) };
+/** The results list's row action: release the board's hold on a result. */
+export const resultActions = fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
+  const { hold } = input.payload as { hold: number };
+  return { message: messageOf(await call(`${SCORE_PATHS.holds}/${hold}/release`, { method: 'POST' })) };
 });
 
 // The score sheet machine's actors.

@@ -302,6 +302,25 @@ describe('a double-marked sheet', () => {
     expect(lock.body.message).toBe(M.lockNotReady);
   });
 
+  it('keeps the count of waiting scripts right under concurrent changes after submission', async () => {
+    const grid = await get('one', `/api/admin/score/sheets/${sheet}/grids/one`);
+    const version = (id: number) =>
+      grid.body.data.rows.find((r: { candidate_id: number }) => r.candidate_id === id).version;
+    const change = (id: number, q1: string, q5: string, at = version(id)) =>
+      post('one', rowPath('one', id), marks([q1, '10', '10', '10', q5], at, { reason: 'Second look' }));
+    // At once: two changes within tolerance, and one that puts ib[4] 3 marks from marker two on Q1.
+    const answers = await Promise.all([
+      change(ca[0], '10', '10.5'),
+      change(ib[4], '14', '10'),
+      change(ib[3], '10', '10.5'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect((await get('admin', `/api/admin/score/sheets/${sheet}`)).body.data.flagged).toBe(3);
+    // Put back: ib[4] agrees again.
+    expect((await change(ib[4], '10', '10', answers[1].body.data.version)).status).toBe(200);
+    expect((await get('admin', `/api/admin/score/sheets/${sheet}`)).body.data.flagged).toBe(2);
+  });
+
   it('sends flagged scripts to a third marker, who marks them alone, and the sheet locks', async () => {
     const same = await post('admin', `/api/admin/score/sheets/${sheet}/marker-three`, {
       marker_three: ids.two,
@@ -415,7 +434,10 @@ describe('results', () => {
       const wanted = await candidateIndexOf(t, id);
       return list.body.data.items.find((r: { candidate_index: string }) => r.candidate_index === wanted);
     };
-    expect(await read(ib[2])).toMatchObject({ outcome: 'held', note: 'Fee unpaid' });
+    // The school reads the hold and its reason; the board's row carries the hold, to release it from there.
+    expect(await read(ib[2])).toMatchObject({ outcome: 'held', note: 'Fee unpaid', hold_id: null });
+    const board = await get('admin', `${SCORE_PATHS.results}?search=${encodeURIComponent(index)}`);
+    expect(board.body.data.items[0]).toMatchObject({ outcome: 'held', hold_id: held.body.data.id });
     expect((await post('admin', `/api/admin/results/holds/${held.body.data.id}/release`, {})).status).toBe(
       200,
     );

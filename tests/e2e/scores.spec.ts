@@ -40,6 +40,7 @@ async function setUp(request: APIRequestContext) {
   });
   expect(paper.status(), await paper.text()).toBe(200);
   const surname = uniqueLetters();
+  const indexes: string[] = [];
   for (let i = 0; i < 10; i += 1) {
     const indexed = await request.post('/api/admin/candidates', {
       headers: auth,
@@ -54,7 +55,8 @@ async function setUp(request: APIRequestContext) {
       },
     });
     expect(indexed.status(), await indexed.text()).toBe(200);
-    const { id } = (await indexed.json()).data as { id: number };
+    const { id, candidate_index } = (await indexed.json()).data as { id: number; candidate_index: string };
+    indexes.push(candidate_index);
     const verified = await request.post(`/api/admin/candidates/${id}/verification`, {
       headers: auth,
       data: { verified: true },
@@ -66,7 +68,7 @@ async function setUp(request: APIRequestContext) {
     });
     expect(registered.status(), await registered.text()).toBe(200);
   }
-  return { code };
+  return { code, indexes };
 }
 
 /** Opens a grid of the sheet from the Score Entry page. */
@@ -97,7 +99,7 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   request,
 }) => {
   test.setTimeout(180_000);
-  const { code } = await setUp(request);
+  const { code, indexes } = await setUp(request);
 
   // The board opens the sheet for SHT-IB's candidates, with its two markers.
   await signIn(page, 'admin@example.org');
@@ -128,11 +130,13 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await one.keyboard.press('Enter');
   await expect(one.getByTestId('sheet-state')).toHaveText('Marker one submitted');
 
-  // Marker two, blind to marker one's marks.
+  // Marker two, blind to marker one's marks, on a phone-sized screen: the grid scrolls inside its box.
   const two = await (await browser.newContext()).newPage();
   await signIn(two, 'marker2@example.org');
   await openGrid(two, code, 'Score marker two');
   await expect(two.getByRole('textbox', { name: /^Q1: / }).first()).toHaveValue('');
+  await two.setViewportSize({ width: 390, height: 800 });
+  expect(await two.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await typeMarks(two, 10, marksTwo);
   await two.getByRole('button', { name: /Submit score marker two/ }).focus();
   await two.keyboard.press('Enter');
@@ -169,6 +173,22 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await publication.getByRole('button', { name: `Publish ${code}` }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Results published' })).toBeVisible();
   await expect(publication).not.toContainText('Not published');
+
+  // The board holds one result with a reason, and releases it from its row.
+  await page.getByRole('button', { name: 'Hold a result' }).click();
+  const hold = page.getByRole('dialog', { name: 'Hold a result' });
+  const held = indexes[0];
+  await hold.getByLabel('Index number').fill(held);
+  await hold.getByLabel('Reason').fill('Fee unpaid');
+  await hold.getByRole('button', { name: 'Hold' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Result held' })).toBeVisible();
+  await page.getByLabel('Name or index number').fill(held);
+  await page.getByRole('search', { name: 'Find results' }).getByRole('button', { name: 'Search' }).click();
+  const heldRow = page.getByRole('row').filter({ hasText: held });
+  await expect(heldRow).toContainText('Fee unpaid');
+  await heldRow.getByRole('button', { name: `Release the hold on ${held}` }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Hold released' })).toBeVisible();
+  await expect(heldRow).toContainText('Pass');
 
   // The school's admin reads its candidates' results.
   const school = await (await browser.newContext()).newPage();

@@ -23,12 +23,11 @@ import { formDialogMachine } from '../../../machines/formDialog.machine';
 import {
   importMarks,
   loadCourseScoring,
-  loadHolds,
   loadPublications,
   loadReconciliation,
   loadSheets,
   publicationAction,
-  releaseHold,
+  resultActions,
   saveHold,
   savePaper,
   saveRules,
@@ -43,6 +42,7 @@ import { Alert, Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { PageTabs } from '../../ui/PageTabs';
+import type { ListRef } from '../../ui/StatusToggle';
 import { useDietChoices } from '../diets/DietField';
 import { useList } from '../pagedList';
 import { openSheet } from './openSheets';
@@ -792,7 +792,7 @@ function BoardResults() {
   const [round, setRound] = useState(0);
   const key = `score-publications:${diet}:${round}`;
   const publications = useResource(key, () => loadPublications(diet));
-  const list = useList(RESULTS_LISTS.admin);
+  const list = useList(RESULTS_LISTS.admin, { act: resultActions });
   const refresh = () => {
     forgetResource(key);
     setRound((n) => n + 1);
@@ -880,7 +880,7 @@ function BoardResults() {
         board
       />
       <ListView<ResultRow> list={list} definition={RESULTS_LISTS.admin}>
-        {(page, busy) => <ResultTable rows={page.items} busy={busy} board onRelease={refresh} />}
+        {(page, busy) => <ResultTable rows={page.items} busy={busy} list={list} />}
       </ListView>
       <PageFormDialog
         actor={holdDialog}
@@ -974,17 +974,9 @@ function ResultFilters({
   );
 }
 
-function ResultTable({
-  rows,
-  busy,
-  board = false,
-  onRelease,
-}: {
-  rows: ResultRow[];
-  busy: boolean;
-  board?: boolean;
-  onRelease?: () => void;
-}) {
+/** The results of a page; given the board's list, its rows show the school and release a hold. */
+function ResultTable({ rows, busy, list }: { rows: ResultRow[]; busy: boolean; list?: ListRef }) {
+  const board = list !== undefined;
   return (
     <ListTable
       head={[
@@ -1018,27 +1010,22 @@ function ResultTable({
           <td className="px-4 py-2">
             {RESULT_OUTCOME_LABELS[row.outcome]}
             {row.note && <span className="block text-xs text-slate-600">{row.note}</span>}
-            {board && row.outcome === 'held' && onRelease && <ReleaseHold row={row} onDone={onRelease} />}
+            {list && row.hold_id !== null && (
+              <Button
+                variant="link"
+                disabled={busy}
+                onClick={() =>
+                  list.send({ type: 'list.act', action: 'release', payload: { hold: row.hold_id } })
+                }
+              >
+                Release the hold<span className="sr-only"> on {row.candidate_index}</span>
+              </Button>
+            )}
           </td>
           {board && <td className="px-4 py-2">{row.published ? 'Yes' : 'No'}</td>}
         </tr>
       ))}
     </ListTable>
-  );
-}
-
-/** The hold on a held result is released from its row (the hold's id is read from the holds list). */
-function ReleaseHold({ row, onDone }: { row: ResultRow; onDone: () => void }) {
-  return (
-    <Button
-      variant="link"
-      onClick={async () => {
-        const hold = (await loadHolds(row.diet.code)).find((h) => h.candidate_index === row.candidate_index);
-        if (hold && (await tell(releaseHold(hold.id)))) onDone();
-      }}
-    >
-      Release the hold<span className="sr-only"> on {row.candidate_index}</span>
-    </Button>
   );
 }
 

@@ -218,8 +218,9 @@ const GridTable = memo(function GridTable({
     }),
     [fields],
   );
+  // `relative`: the cells' screen-reader-only text is placed inside the scrolling box, not past the page.
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <div
         role="table"
         aria-label={`${GRID_LABELS[data.grid]} marks`}
