@@ -175,6 +175,36 @@ export function thirdMarkerDecides(
   return { kind: 'agreed', total: meanUp(nearest, third) };
 }
 
+/**
+ * Who may be a sheet's third marker, and when: the one rule (the server refuses by it; the sheets
+ * list offers its picker by it). A third marker is named only for an exam sheet that is reconciling
+ * (both markers have submitted) with at least one script waiting for a third mark (`flagged` > 0);
+ * before that nothing is known to send them, and after the lock nothing changes. The person is an
+ * active board administrator who is neither marker one nor marker two. Returns null when the
+ * naming stands, or the status and sentence of the refusal: 409 for the sheet's state, 422 for the
+ * person (beside the `marker_three` field).
+ */
+export function thirdMarkerRefusal(
+  sheet: {
+    kind: SheetKind;
+    state: SheetState;
+    flagged: number;
+    marker_one_id: number | null;
+    marker_two_id: number | null;
+  },
+  person: { id: number; board_admin: boolean },
+): { status: 409 | 422; message: string } | null {
+  if (sheet.kind !== 'exam') return { status: 409, message: SCORE_MESSAGES.markerThreeExamOnly };
+  if (sheet.state === 'locked' || sheet.state === 'published')
+    return { status: 409, message: SCORE_MESSAGES.sheetLocked };
+  if (sheet.state !== 'reconciling' || sheet.flagged <= 0)
+    return { status: 409, message: SCORE_MESSAGES.markerThreeNotYet };
+  if (!person.board_admin) return { status: 422, message: SCORE_MESSAGES.markerUnknown };
+  if (person.id === sheet.marker_one_id || person.id === sheet.marker_two_id)
+    return { status: 422, message: SCORE_MESSAGES.markerThreeSame };
+  return null;
+}
+
 /** The in-course total: the mean of the semester scores entered (each out of 100), a half tenth up. */
 export function inCourseTotal(scores: (number | null)[]): number | null {
   const entered = scores.filter((s): s is number => s !== null);
@@ -442,10 +472,14 @@ export const SCORE_MESSAGES = {
   markerUnknown: 'Choose a board administrator.',
   markersSame: 'Marker one and marker two must be different people.',
   markerThreeSame: 'The third marker must be neither marker one nor marker two.',
+  markerThreeNotYet:
+    'A third marker is named once both markers have submitted and a script is out of tolerance.',
+  markerThreeExamOnly: 'Only an exam paper’s sheet has a third marker.',
   sheetExists: 'This sheet already exists.',
   sheetCreated: 'Score sheet created',
   notYourGrid: 'Only this grid’s marker enters its marks.',
   blind: 'Marker two’s and marker one’s marks are shown once both have submitted.',
+  thirdGridBlind: 'The third marker’s grid opens once both markers have submitted.',
   gridClosed: 'This grid’s marks cannot change now.',
   sheetLocked: 'This sheet is locked: its marks cannot change.',
   notFlagged: 'Only scripts flagged for a third marker take a third mark.',

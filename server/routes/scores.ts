@@ -120,7 +120,9 @@ const sheetRoutes: Route[] = [
     const { reason } = c.req.valid('json');
     return ok(c, await transact(c, (tx, actor) => unlockSheet(tx, actor, id, reason)), M.unlocked);
   }),
-  get(SCORE_PATHS.reconciliation, ADMIN, async (c) => ok(c, await reconciliation(dbOf(c), sheetId(c)))),
+  get(SCORE_PATHS.reconciliation, ADMIN, async (c) =>
+    ok(c, await reconciliation(dbOf(c), sheetId(c), userId(c))),
+  ),
 ];
 
 const gridRoutes: Route[] = [

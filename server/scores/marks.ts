@@ -27,11 +27,10 @@ import type { Database } from '../db/client';
 import { candidates, inCourseScores, papers, scoreSheets, scriptMarks, trainingSchools } from '../db/schema';
 import { Invalid, NotFound, Refused, Stale } from '../errors';
 import { rulesOfPaper } from './papers';
+import { assertMayRead, mayRead, unblinded } from './blind';
 import {
-  bothSubmitted,
   findSheet,
   lockSheet,
-  mayRead,
   mayWrite,
   readSheet,
   rosterOf,
@@ -128,7 +127,7 @@ export async function gridPage(
   page: number,
 ): Promise<GridPage<MarkRow | InCourseRow>> {
   const sheet = await findSheet(db, sheetId);
-  if (!mayRead(sheet, grid, userId)) throw new Refused(403, grid === 'three' ? M.notYourGrid : M.blind);
+  assertMayRead(sheet, grid, userId);
   const sheetRow = await readSheet(db, sheetId);
   const pages = Math.max(1, Math.ceil(sheetRow.candidates / GRID_PAGE_SIZE));
   const current = Math.min(Math.max(1, page), pages);
@@ -233,8 +232,8 @@ export async function saveMarks(
   checkWrite(sheet, grid, actor, input.reason);
   const entry = await rosterEntry(tx, sheet, candidateId);
   const rules = (await paperRules(tx, sheet))!;
-  const counted = bothSubmitted(sheet);
-  const waitedBefore = counted && (await scriptWaits(tx, rules, sheetId, candidateId));
+  const counted = unblinded(sheet);
+  const waitedBefore = counted && (await scriptWaits(tx, rules, sheet, candidateId));
   const marker = MARKER_OF[grid];
   const absent = input.absent ?? false;
   const marks = absent ? [null, null, null, null, null] : marksFrom(rules, input);
@@ -294,7 +293,7 @@ export async function saveMarks(
   });
   if (counted) {
     // This script alone changed: the sheet's count moves by its difference, not by a recount.
-    const delta = Number(await scriptWaits(tx, rules, sheetId, candidateId)) - Number(waitedBefore);
+    const delta = Number(await scriptWaits(tx, rules, sheet, candidateId)) - Number(waitedBefore);
     if (delta) {
       await tx
         .update(scoreSheets)
@@ -402,8 +401,13 @@ export interface ScriptAgreement {
   three: StoredMarks | undefined;
 }
 
-/** Every roster candidate's agreement on an exam sheet (the rules of contract/scores.ts). */
+/**
+ * Every roster candidate's agreement on an exam sheet (the rules of contract/scores.ts): none while the
+ * marks are blind (server/scores/blind.ts), so nothing made from it (the third marker's grid, the
+ * reconciliation view, the waiting count, computed results) compares the grids before both submit.
+ */
 export async function agreementsOf(db: Database, sheet: StoredSheet): Promise<ScriptAgreement[]> {
+  if (!mayRead(sheet, 'agreement', null)) return [];
   const rules = await paperRules(db, sheet);
   if (!rules) return [];
   const roster = (await selectRoster(db, { id: candidates.id }).where(rosterOf(sheet))) as { id: number }[];
@@ -436,12 +440,13 @@ function scriptAgreement(
 export const isWaiting = (a: ScriptAgreement) =>
   a.decided.kind === 'flagged' || a.decided.kind === 'incomplete';
 
-/** Whether one candidate's script on the sheet waits, read from its own marks only. */
-async function scriptWaits(tx: Database, rules: PaperRules, sheetId: number, candidateId: number) {
+/** Whether one candidate's script on the sheet waits, read from its own marks only (never while blind). */
+async function scriptWaits(tx: Database, rules: PaperRules, sheet: StoredSheet, candidateId: number) {
+  if (!mayRead(sheet, 'agreement', null)) return false;
   const rows = await tx
     .select()
     .from(scriptMarks)
-    .where(and(eq(scriptMarks.sheetId, sheetId), eq(scriptMarks.candidateId, candidateId)));
+    .where(and(eq(scriptMarks.sheetId, sheet.id), eq(scriptMarks.candidateId, candidateId)));
   const marks: StoredMarks[] = [];
   for (const row of rows) marks[row.marker] = row;
   return isWaiting(scriptAgreement(rules, candidateId, marks));
@@ -454,9 +459,13 @@ const side = (row: StoredMarks | undefined) => ({
 });
 
 /** The flagged scripts of a sheet with both marks side by side (both markers must have submitted). */
-export async function reconciliation(db: Database, sheetId: number): Promise<ReconciliationRow[]> {
+export async function reconciliation(
+  db: Database,
+  sheetId: number,
+  userId: number,
+): Promise<ReconciliationRow[]> {
   const stored = await findSheet(db, sheetId);
-  if (!bothSubmitted(stored)) throw new Refused(403, M.blind);
+  assertMayRead(stored, 'agreement', userId);
   const flagged = (await agreementsOf(db, stored)).filter((a) => a.first.kind === 'flagged');
   if (!flagged.length) return [];
   const entries = (await selectRoster(db, rosterColumns).where(

@@ -1,6 +1,12 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { SCORE_MESSAGES as M, type Grid, type SheetRow, type SheetState } from '../../contract/scores';
+import {
+  SCORE_MESSAGES as M,
+  thirdMarkerRefusal,
+  type Grid,
+  type SheetRow,
+  type SheetState,
+} from '../../contract/scores';
 import type { sheetValidator } from '../../contract/scores.validators';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
@@ -18,6 +24,7 @@ import {
   users,
 } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
+import { unblinded, visibleFlagged } from './blind';
 import { courseHeaderByCode } from './papers';
 import { agreementsOf, isWaiting } from './marks';
 
@@ -100,7 +107,7 @@ const toSheetRow = (row: SelectedSheet, candidateCount: number): SheetRow => ({
   marker_two: ref(row.sheet.markerTwoId, row.two),
   marker_three: ref(row.sheet.markerThreeId, row.three),
   candidates: candidateCount,
-  flagged: row.sheet.flagged,
+  flagged: visibleFlagged(row.sheet),
   version: row.sheet.version,
 });
 
@@ -241,23 +248,7 @@ export const markerOfGrid = (sheet: StoredSheet, grid: Grid): number | null =>
       ? sheet.markerTwoId
       : sheet.markerThreeId;
 
-/** Whether both markers have submitted (the marks are no longer blind). */
-export const bothSubmitted = (sheet: StoredSheet) =>
-  sheet.markerOneSubmittedAt !== null && sheet.markerTwoSubmittedAt !== null;
-
 const gridFits = (sheet: StoredSheet, grid: Grid) => (grid === 'in-course') === (sheet.kind === 'in_course');
-
-/**
- * Whether the caller may read the grid: its own marker always; anyone of the board once both markers
- * have submitted (an in-course grid is not blind). Marker one never sees marker two's marks, nor the
- * other way round, before then: the second marking counts.
- */
-export function mayRead(sheet: StoredSheet, grid: Grid, userId: number): boolean {
-  if (!gridFits(sheet, grid)) return false;
-  if (grid === 'in-course') return true;
-  if (markerOfGrid(sheet, grid) === userId) return true;
-  return bothSubmitted(sheet);
-}
 
 /** Why the caller may not change marks in this grid now (null: they may), and whether a reason is due. */
 export function mayWrite(
@@ -285,7 +276,7 @@ const stateChange = (values: Partial<typeof scoreSheets.$inferInsert>) => ({
 
 /** Recounts the scripts waiting for a third mark (both submitted); returns the count. */
 export async function refreshFlagged(tx: Database, sheet: StoredSheet): Promise<number> {
-  if (sheet.kind !== 'exam' || !bothSubmitted(sheet)) return 0;
+  if (sheet.kind !== 'exam' || !unblinded(sheet)) return 0;
   const waiting = (await agreementsOf(tx, sheet)).filter(isWaiting).length;
   if (waiting !== sheet.flagged) {
     await tx.update(scoreSheets).set({ flagged: waiting }).where(eq(scoreSheets.id, sheet.id));
@@ -350,8 +341,16 @@ export async function submitGrid(tx: Database, actor: Actor, id: number, grid: '
   return readSheet(tx, id);
 }
 
+/**
+ * Names the third marker of a reconciling sheet with scripts waiting (contract `thirdMarkerRefusal`,
+ * the one rule): checked and recorded under the sheet's row lock, so a lock or a change of marks at the
+ * same time is before it or after it.
+ */
 export async function setMarkerThree(tx: Database, actor: Actor, id: number, markerThreeId: number) {
-  const marker = await adminId(tx, markerThreeId, 'marker_three');
+  const [person] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, markerThreeId), eq(users.role, 'admin'), eq(users.active, true)));
   await changeAudited(tx, actor, {
     table: scoreSheets,
     id,
@@ -359,12 +358,19 @@ export async function setMarkerThree(tx: Database, actor: Actor, id: number, mar
     action: 'score_sheet.marker_three_set',
     snapshot: (sheet) => ({ marker_three_id: sheet.markerThreeId }),
     set: (sheet) => {
-      if (sheet.kind !== 'exam') throw new Refused(409, M.gridClosed);
-      if (sheet.state === 'locked' || sheet.state === 'published') throw new Refused(409, M.sheetLocked);
-      if (marker === sheet.markerOneId || marker === sheet.markerTwoId) {
-        throw new Invalid({ marker_three: [M.markerThreeSame] });
-      }
-      return stateChange({ markerThreeId: marker });
+      const refusal = thirdMarkerRefusal(
+        {
+          kind: sheet.kind,
+          state: sheet.state,
+          flagged: visibleFlagged(sheet),
+          marker_one_id: sheet.markerOneId,
+          marker_two_id: sheet.markerTwoId,
+        },
+        { id: markerThreeId, board_admin: person !== undefined },
+      );
+      if (refusal?.status === 422) throw new Invalid({ marker_three: [refusal.message] });
+      if (refusal) throw new Refused(409, refusal.message);
+      return stateChange({ markerThreeId: markerThreeId });
     },
   });
   return readSheet(tx, id);
