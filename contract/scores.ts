@@ -175,6 +175,16 @@ export function thirdMarkerDecides(
   return { kind: 'agreed', total: meanUp(nearest, third) };
 }
 
+type ThirdMarkerSheet = { kind: SheetKind; state: SheetState; flagged: number };
+
+/** The sentence why no third marker is named on this sheet now (null: one may be), the rule's first half. */
+export function thirdMarkerNotNow(sheet: ThirdMarkerSheet): string | null {
+  if (sheet.kind !== 'exam') return SCORE_MESSAGES.markerThreeExamOnly;
+  if (sheet.state === 'locked' || sheet.state === 'published') return SCORE_MESSAGES.sheetLocked;
+  if (sheet.state !== 'reconciling' || sheet.flagged <= 0) return SCORE_MESSAGES.markerThreeNotYet;
+  return null;
+}
+
 /**
  * Who may be a sheet's third marker, and when: the one rule (the server refuses by it; the sheets
  * list offers its picker by it). A third marker is named only for an exam sheet that is reconciling
@@ -185,20 +195,11 @@ export function thirdMarkerDecides(
  * person (beside the `marker_three` field).
  */
 export function thirdMarkerRefusal(
-  sheet: {
-    kind: SheetKind;
-    state: SheetState;
-    flagged: number;
-    marker_one_id: number | null;
-    marker_two_id: number | null;
-  },
+  sheet: ThirdMarkerSheet & { marker_one_id: number | null; marker_two_id: number | null },
   person: { id: number; board_admin: boolean },
 ): { status: 409 | 422; message: string } | null {
-  if (sheet.kind !== 'exam') return { status: 409, message: SCORE_MESSAGES.markerThreeExamOnly };
-  if (sheet.state === 'locked' || sheet.state === 'published')
-    return { status: 409, message: SCORE_MESSAGES.sheetLocked };
-  if (sheet.state !== 'reconciling' || sheet.flagged <= 0)
-    return { status: 409, message: SCORE_MESSAGES.markerThreeNotYet };
+  const notNow = thirdMarkerNotNow(sheet);
+  if (notNow) return { status: 409, message: notNow };
   if (!person.board_admin) return { status: 422, message: SCORE_MESSAGES.markerUnknown };
   if (person.id === sheet.marker_one_id || person.id === sheet.marker_two_id)
     return { status: 422, message: SCORE_MESSAGES.markerThreeSame };

@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, setup, type AnyActorRef, type SnapshotFrom } from 'xstate';
 import type { ApiFailure } from '../contract/envelope';
 import { SCORE_MESSAGES, formatMark, parseMark, type Grid } from '../contract/scores';
 import { asFailure } from './failure';
@@ -307,3 +307,19 @@ export const markRowMachine = setup({
     },
   },
 });
+
+/** Whether a row's stored values hold anything: a mark, or absent. */
+export const hasEntry = (values: RowValues): boolean =>
+  Object.values(values).some((value) => (typeof value === 'boolean' ? value : value.trim() !== ''));
+
+/**
+ * What a row says of its marks beside them. 'Saved' only for marks the server holds: a row never
+ * entered (or emptied) says 'Not entered', not 'Saved'.
+ */
+export function rowStatus(snapshot: SnapshotFrom<typeof markRowMachine>): string {
+  if (snapshot.hasTag('conflict')) return 'Changed elsewhere';
+  if (snapshot.hasTag('saving')) return 'Saving…';
+  if (snapshot.matches('failed')) return 'Not saved: retrying';
+  if (snapshot.hasTag('unsaved')) return 'Not saved yet';
+  return hasEntry(snapshot.context.saved) ? 'Saved' : 'Not entered';
+}

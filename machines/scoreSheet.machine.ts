@@ -42,6 +42,11 @@ export interface ScoreSheetContext {
   rows: Record<string, AnyActorRef>;
   /** Candidates whose rows hold marks not saved yet. */
   unsaved: number[];
+  /**
+   * Rows saved since the sheet was opened: a view of the sheet read from the server (the third marker's
+   * table of flagged scripts and their final marks) reads again when it moves, without a reload.
+   */
+  saves: number;
   /** The page asked for while rows were unsaved, waiting for the marker's answer. */
   heldPage: number | null;
   reason: string | null;
@@ -174,6 +179,7 @@ export const scoreSheetMachine = setup({
         context.unsaved.filter(
           (id) => id !== (event as Extract<ScoreSheetEvent, { type: 'sheet.row.saved' }>).id,
         ),
+      saves: ({ context }) => context.saves + 1,
     }),
     tellDone: emit(({ event }) => ({
       type: 'notify' as const,
@@ -197,6 +203,7 @@ export const scoreSheetMachine = setup({
     data: null,
     rows: {},
     unsaved: [],
+    saves: 0,
     heldPage: null,
     reason: null,
     error: null,
@@ -302,7 +309,11 @@ export const scoreSheetMachine = setup({
               {
                 guard: 'lastUnsaved',
                 target: '#scoreSheet.loading',
-                actions: assign({ unsaved: [], page: ({ context }) => context.heldPage ?? context.page }),
+                actions: assign({
+                  unsaved: [],
+                  saves: ({ context }) => context.saves + 1,
+                  page: ({ context }) => context.heldPage ?? context.page,
+                }),
               },
               { actions: 'forgetSaved' },
             ],

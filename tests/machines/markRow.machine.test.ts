@@ -4,7 +4,9 @@ import { SCORE_MESSAGES } from '../../contract/scores';
 import {
   RETRY_SAVE_MS,
   SAVE_AFTER_MS,
+  hasEntry,
   markRowMachine,
+  rowStatus,
   type MarkRowEvent,
   type MarkRowInput,
   type SavedRow,
@@ -106,6 +108,11 @@ function checkRow(replayed: ReplayStep<typeof markRowMachine>) {
   }
   if (step.event.type === 'row.keepTheirs') expect(context.draft, where).toEqual(THEIRS.values);
   if (snapshot.matches('clean')) expect(context.draft, where).toEqual(context.saved);
+  // 'Saved' is said of marks the server holds, never of a row with none (one never entered, or emptied).
+  const status = rowStatus(snapshot);
+  expect(status === 'Saved', where).toBe(snapshot.matches('clean') && hasEntry(context.saved));
+  if (snapshot.matches('clean') && !hasEntry(context.saved)) expect(status, where).toBe('Not entered');
+  if (!snapshot.matches('clean')) expect(status, where).not.toBe('Not entered');
   // The only timers: the pause before a save, and the wait before a retry.
   const waits = snapshot.matches('dirty') || snapshot.matches('failed');
   expect(timers.length, where).toBe(waits ? 1 : 0);

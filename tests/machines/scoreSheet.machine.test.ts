@@ -192,6 +192,10 @@ function checkSheet(replayed: ReplayStep<typeof scoreSheetMachine>) {
       expect(input.reason, where).toBe(context.reason);
     }
   }
+  // Every saved row moves the count the third marker's table reads again by; nothing else does.
+  expect(context.saves, where).toBe(
+    (previous?.context.saves ?? 0) + (step.event.type === 'sheet.row.saved' ? 1 : 0),
+  );
   if (step.event.type === 'sheet.reason') {
     for (const ref of Object.values(context.rows)) expect(rowHeard.get(ref)!.at(-1), where).toBe('Recounted');
   }

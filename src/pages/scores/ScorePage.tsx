@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { Suspense, useState } from 'react';
+import { Suspense, useDeferredValue, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
 import type { ApiFailure } from '../../../contract/envelope';
@@ -11,6 +11,7 @@ import {
   RESULT_OUTCOMES,
   RESULT_OUTCOME_LABELS,
   SHEET_STATE_LABELS,
+  thirdMarkerNotNow,
   type Grid,
   type ImportReport,
   type PaperRow,
@@ -187,7 +188,7 @@ function Sheets() {
                 .map((m, i) => (m ? `${i + 1}: ${m.name}${m.id === userId ? ' (you)' : ''}` : null))
                 .filter(Boolean)
                 .join('; ')}
-              {sheet.kind === 'exam' && sheet.state === 'reconciling' && !sheet.marker_three && (
+              {thirdMarkerNotNow(sheet) === null && !sheet.marker_three && (
                 <MarkerThreePicker sheet={sheet} markers={markers} onSet={refresh} />
               )}
             </td>
@@ -383,6 +384,7 @@ export function SheetPage() {
 function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number; grid: Grid }) {
   const sheet = openSheet(userId, sheetId, grid);
   const data = useSelector(sheet, (s) => s.context.data);
+  const saves = useSelector(sheet, (s) => s.context.saves);
   const title = data
     ? `${data.sheet.course_header.code} ${data.sheet.paper?.name ?? 'In-course'}, ${data.sheet.diet.code}: ${GRID_LABELS[grid]}`
     : GRID_LABELS[grid];
@@ -402,7 +404,12 @@ function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number;
       )}
       {showReconciliation && (
         <Suspense fallback={<p className="text-slate-600">Loading the scripts out of tolerance…</p>}>
-          <Reconciliation sheetId={sheetId} version={data!.sheet.version} flagged={data!.sheet.flagged} />
+          <Reconciliation
+            sheetId={sheetId}
+            version={data!.sheet.version}
+            flagged={data!.sheet.flagged}
+            saves={saves}
+          />
         </Suspense>
       )}
     </>
@@ -519,14 +526,16 @@ function Reconciliation({
   sheetId,
   version,
   flagged,
+  saves,
 }: {
   sheetId: number;
   version: number;
   flagged: number;
+  /** Rows saved on this page: each reads the table again (the old one stays until the new one is in). */
+  saves: number;
 }) {
-  const rows = useResource(`score-reconciliation:${sheetId}:${version}:${flagged}`, () =>
-    loadReconciliation(sheetId),
-  );
+  const key = useDeferredValue(`score-reconciliation:${sheetId}:${version}:${flagged}:${saves}`);
+  const rows = useResource(key, () => loadReconciliation(sheetId));
   const side = (marks: { marks: string[]; absent: boolean; total_score: string } | null) =>
     !marks
       ? '–'
@@ -539,8 +548,8 @@ function Reconciliation({
         Scripts out of tolerance
       </h2>
       <p className="text-sm text-slate-600">
-        Both marks side by side; a third marker decides each (docs: the mean of the third mark and the nearer
-        first mark).
+        Both marks side by side. The third marker marks each script again; its final mark is the mean of the
+        third mark and whichever first mark is nearer to it.
       </p>
       <ListTable
         head={['Candidate', 'Marker one', 'Marker two', 'Third marker', 'Why', 'Final']}

@@ -14,7 +14,7 @@ import {
   type InCourseRow,
   type MarkRow,
 } from '../../../contract/scores';
-import type { markRowMachine } from '../../../machines/markRow.machine';
+import { rowStatus, type markRowMachine } from '../../../machines/markRow.machine';
 import { fieldsOf } from '../../../machines/scoreSheet.machine';
 import { useNotify } from '../../app/notify';
 import { Alert, Button, TextField } from '../../ui/controls';
@@ -329,9 +329,8 @@ const EditableRow = memo(function EditableRow({
     draft: s.context.draft,
     errors: s.context.errors,
     unsaved: s.hasTag('unsaved'),
-    saving: s.hasTag('saving'),
     conflict: s.hasTag('conflict'),
-    failed: s.matches('failed'),
+    status: rowStatus(s),
     theirs: s.context.theirs,
     failure: s.context.failure,
   }));
@@ -350,15 +349,6 @@ const EditableRow = memo(function EditableRow({
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) actor.send({ type: 'row.commit' });
   };
   const who = row.candidate_index ?? row.name;
-  const status = view.conflict
-    ? 'Changed elsewhere'
-    : view.saving
-      ? 'Saving…'
-      : view.failed
-        ? 'Not saved: retrying'
-        : view.unsaved
-          ? 'Not saved yet'
-          : 'Saved';
   return (
     <div
       role="row"
@@ -416,7 +406,7 @@ const EditableRow = memo(function EditableRow({
         {absent ? 'Absent' : formatMark(total)}
       </div>
       <div role="cell" className="px-2 py-1 text-xs text-slate-600" aria-live="polite">
-        {status}
+        {view.status}
       </div>
       {view.failure && !view.conflict && !Object.keys(view.failure.fields).length && (
         <p role="cell" className="col-span-full px-2 pb-2 text-sm text-red-700">
