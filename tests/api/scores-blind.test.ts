@@ -32,6 +32,9 @@ import { startTestPortal, type ApiResponse, type TestPortal } from './portal';
  * who may be the third marker, and when (contract `thirdMarkerRefusal`).
  */
 
+/** A walk is some hundreds of requests per caller: seconds alone, longer on a busy machine. */
+const WALK_MS = 300_000;
+
 type Caller = 'one' | 'two' | 'three' | 'board' | 'school';
 const CALLERS: readonly Caller[] = ['one', 'two', 'three', 'board', 'school'];
 
@@ -378,41 +381,49 @@ describe('before both markers have submitted', () => {
     expect(grid.body.message).toBe(M.thirdGridBlind);
   });
 
-  it('while both are open, nobody learns the other marker’s marks or whether the two agree, by any route', async () => {
-    for (const who of CALLERS) {
-      const all = await answers(who);
-      expectBlind(who, all);
-      if (who === 'one' || who === 'two') {
-        // The search can find what is there: each marker reads their own grid, and only it.
-        const own = gridAnswer(all, who);
-        expect(own.response.status).toBe(200);
-        for (const trace of tracesOf(who === 'one' ? ONE : TWO).filter((tr) => tr.startsWith('"')))
-          expect(own.text).toContain(trace);
+  it(
+    'while both are open, nobody learns the other marker’s marks or whether the two agree, by any route',
+    async () => {
+      for (const who of CALLERS) {
+        const all = await answers(who);
+        expectBlind(who, all);
+        if (who === 'one' || who === 'two') {
+          // The search can find what is there: each marker reads their own grid, and only it.
+          const own = gridAnswer(all, who);
+          expect(own.response.status).toBe(200);
+          for (const trace of tracesOf(who === 'one' ? ONE : TWO).filter((tr) => tr.startsWith('"')))
+            expect(own.text).toContain(trace);
+        }
+        if (who === 'three' || who === 'board') {
+          for (const grid of ['one', 'two', 'three']) expect(gridAnswer(all, grid).response.status).toBe(403);
+        }
       }
-      if (who === 'three' || who === 'board') {
-        for (const grid of ['one', 'two', 'three']) expect(gridAnswer(all, grid).response.status).toBe(403);
-      }
-    }
-  });
+    },
+    WALK_MS,
+  );
 
-  it('once marker two has submitted, marker one still learns nothing of grid two (nor the others of either)', async () => {
-    const submitted = await post('two', `/api/admin/score/sheets/${sheet}/grids/two/submit`, {});
-    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-    expect(submitted.body.data).toMatchObject({ state: 'marker_two_submitted', flagged: 0 });
-    // Marker one keeps marking (a change, then back), and their answers still say nothing of grid two.
-    const version = (
-      await t.request('GET', `/api/admin/score/sheets/${sheet}/grids/one`, { token: tokens.one })
-    ).body.data.rows[0].version;
-    const change = await post(
-      'one',
-      rowPath('one', cand[0]),
-      markBody(['9.5', ...ONE[0]!.slice(1)], version),
-    );
-    expect(change.status).toBe(200);
-    expect(JSON.stringify(change.body)).not.toContain('"10.3"');
-    expect((await post('one', rowPath('one', cand[0]), markBody(ONE[0], version + 1))).status).toBe(200);
-    for (const who of CALLERS) expectBlind(who, await answers(who));
-  });
+  it(
+    'once marker two has submitted, marker one still learns nothing of grid two (nor the others of either)',
+    async () => {
+      const submitted = await post('two', `/api/admin/score/sheets/${sheet}/grids/two/submit`, {});
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      expect(submitted.body.data).toMatchObject({ state: 'marker_two_submitted', flagged: 0 });
+      // Marker one keeps marking (a change, then back), and their answers still say nothing of grid two.
+      const version = (
+        await t.request('GET', `/api/admin/score/sheets/${sheet}/grids/one`, { token: tokens.one })
+      ).body.data.rows[0].version;
+      const change = await post(
+        'one',
+        rowPath('one', cand[0]),
+        markBody(['9.5', ...ONE[0]!.slice(1)], version),
+      );
+      expect(change.status).toBe(200);
+      expect(JSON.stringify(change.body)).not.toContain('"10.3"');
+      expect((await post('one', rowPath('one', cand[0]), markBody(ONE[0], version + 1))).status).toBe(200);
+      for (const who of CALLERS) expectBlind(who, await answers(who));
+    },
+    WALK_MS,
+  );
 
   it('a third marker is not named yet, whoever is proposed', async () => {
     await db().update(scoreSheets).set({ markerThreeId: null }).where(eq(scoreSheets.id, sheet));
@@ -427,34 +438,39 @@ describe('before both markers have submitted', () => {
 });
 
 describe('after both markers have submitted', () => {
-  it('the board reads both grids, the agreement and the results; a school admin reads none of it', async () => {
-    const submitted = await post('one', `/api/admin/score/sheets/${sheet}/grids/one/submit`, {});
-    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-    expect(submitted.body.data).toMatchObject({ state: 'reconciling', flagged: 2 });
-    expect((await post('board', SCORE_PATHS.compute, pair())).status).toBe(200);
-    const shown = [...tracesOf(ONE), ...tracesOf(TWO)].filter((trace) => trace.startsWith('"'));
-    for (const who of ['one', 'two', 'three', 'board'] as const) {
-      const all = await answers(who);
-      for (const grid of ['one', 'two'])
-        expect(gridAnswer(all, grid).response.status, `${who} reads grid ${grid}`).toBe(200);
-      const seen = all.map((a) => a.text).join('\n');
-      for (const trace of shown) expect(seen, `${who} sees ${trace}`).toContain(trace);
-      const view = all.find((a) => a.call.path.endsWith('/reconciliation'))!;
-      expect(view.response.body.data.map((r: { candidate_id: number }) => r.candidate_id).sort()).toEqual(
-        [cand[1], cand[3]].sort(),
-      );
-      // Agreed scripts are computed: c0's mean of the two totals is its exam mark.
-      const results = all.find((a) => a.call.path === SCORE_PATHS.results)!;
-      const c0 = results.response.body.data.items.find(
-        (r: { candidate_id: number }) => r.candidate_id === cand[0],
-      );
-      expect(`"${c0.exam_mark}"`).toBe(agreedTraces()[0]);
-    }
-    // A school admin: every score route is the board's, and nothing is published.
-    const school = await answers('school');
-    for (const trace of [...tracesOf(ONE), ...tracesOf(TWO), ...agreedTraces()])
-      for (const answer of school) expect(carries(answer, trace), `${answer.call.path} ${trace}`).toBe(false);
-  });
+  it(
+    'the board reads both grids, the agreement and the results; a school admin reads none of it',
+    async () => {
+      const submitted = await post('one', `/api/admin/score/sheets/${sheet}/grids/one/submit`, {});
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      expect(submitted.body.data).toMatchObject({ state: 'reconciling', flagged: 2 });
+      expect((await post('board', SCORE_PATHS.compute, pair())).status).toBe(200);
+      const shown = [...tracesOf(ONE), ...tracesOf(TWO)].filter((trace) => trace.startsWith('"'));
+      for (const who of ['one', 'two', 'three', 'board'] as const) {
+        const all = await answers(who);
+        for (const grid of ['one', 'two'])
+          expect(gridAnswer(all, grid).response.status, `${who} reads grid ${grid}`).toBe(200);
+        const seen = all.map((a) => a.text).join('\n');
+        for (const trace of shown) expect(seen, `${who} sees ${trace}`).toContain(trace);
+        const view = all.find((a) => a.call.path.endsWith('/reconciliation'))!;
+        expect(view.response.body.data.map((r: { candidate_id: number }) => r.candidate_id).sort()).toEqual(
+          [cand[1], cand[3]].sort(),
+        );
+        // Agreed scripts are computed: c0's mean of the two totals is its exam mark.
+        const results = all.find((a) => a.call.path === SCORE_PATHS.results)!;
+        const c0 = results.response.body.data.items.find(
+          (r: { candidate_id: number }) => r.candidate_id === cand[0],
+        );
+        expect(`"${c0.exam_mark}"`).toBe(agreedTraces()[0]);
+      }
+      // A school admin: every score route is the board's, and nothing is published.
+      const school = await answers('school');
+      for (const trace of [...tracesOf(ONE), ...tracesOf(TWO), ...agreedTraces()])
+        for (const answer of school)
+          expect(carries(answer, trace), `${answer.call.path} ${trace}`).toBe(false);
+    },
+    WALK_MS,
+  );
 });
 
 describe('who may be the third marker', () => {
