@@ -2,6 +2,7 @@ import { RESULT_OUTCOMES, RESULT_OUTCOME_LABELS, type ResultRow } from '../../..
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, SearchForm } from '../../ui/ListView';
 import type { ListRef } from '../../ui/StatusToggle';
+import { useDietChoices } from '../diets/DietField';
 
 export function ResultFilters({
   filters,
@@ -22,15 +23,7 @@ export function ResultFilters({
           defaultValue={filters.search ?? ''}
         />
       </div>
-      <div className="w-32">
-        <TextField
-          label="Diet code"
-          name="diet"
-          id="results-diet"
-          defaultValue={filters.diet ?? ''}
-          autoComplete="off"
-        />
-      </div>
+      {!board && <DietChoice value={filters.diet ?? ''} />}
       <div className="w-32">
         <TextField
           label="Course header"
@@ -63,6 +56,32 @@ export function ResultFilters({
       )}
     </SearchForm>
   );
+}
+
+/** A school's diet choice (its filter): the diets the school can read, or every one. */
+function DietChoice({ value }: { value: string }) {
+  const diets = useDietChoices('school_admin');
+  return (
+    <div className="w-64 max-w-full">
+      <SelectField label="Diet" name="diet" id="results-diet" defaultValue={value.toUpperCase()}>
+        <option value="">Every diet</option>
+        {diets.map((d) => (
+          <option key={d.code} value={d.code}>
+            {d.name} ({d.code}){d.current ? ', current' : ''}
+          </option>
+        ))}
+      </SelectField>
+    </div>
+  );
+}
+
+/** What the schools read of a board's row: nothing, the same, or a publication that differs from it now. */
+function publishedText(row: ResultRow) {
+  if (!row.published) return 'No';
+  const was = row.published_as;
+  if (!was) return 'Yes';
+  const shown = [was.final_mark, was.grade, RESULT_OUTCOME_LABELS[was.outcome]].filter(Boolean).join(' ');
+  return `Yes, as ${shown}: computed differently now`;
 }
 
 /** The results of a page; given the board's list, its rows show the school and release a hold. */
@@ -113,7 +132,7 @@ export function ResultTable({ rows, busy, list }: { rows: ResultRow[]; busy: boo
               </Button>
             )}
           </td>
-          {board && <td className="px-4 py-2">{row.published ? 'Yes' : 'No'}</td>}
+          {board && <td className="px-4 py-2">{publishedText(row)}</td>}
         </tr>
       ))}
     </ListTable>

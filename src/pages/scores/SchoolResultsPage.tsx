@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { useSelector } from '@xstate/react';
 import { RESULTS_LISTS } from '../../../contract/lists';
 import { type ResultRow } from '../../../contract/scores';
@@ -26,7 +27,9 @@ export function SchoolResultsPage() {
       />
       <h1 className="text-2xl font-semibold">Results</h1>
       <p className="text-slate-600">Your candidates’ results, as the board publishes them.</p>
-      <ResultFilters filters={filters} onSearch={(f) => list.send({ type: 'list.filter', filters: f })} />
+      <Suspense fallback={<p className="text-slate-600">Loading the diets…</p>}>
+        <ResultFilters filters={filters} onSearch={(f) => list.send({ type: 'list.filter', filters: f })} />
+      </Suspense>
       <ListView<ResultRow> list={list} definition={RESULTS_LISTS.school_admin}>
         {(page, busy) => <ResultTable rows={page.items} busy={busy} />}
       </ListView>
