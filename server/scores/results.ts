@@ -681,12 +681,13 @@ const selectResults = (db: Database) =>
       middle_name: candidates.middle_name,
       last_name: candidates.last_name,
       school_code: trainingSchools.code,
+      // The not-null column first: Drizzle makes a left-joined object null when its first column is.
       shown: {
+        outcome: publishedResults.outcome,
         examMark: publishedResults.examMark,
         inCourseMark: publishedResults.inCourseMark,
         finalMark: publishedResults.finalMark,
         grade: publishedResults.grade,
-        outcome: publishedResults.outcome,
       },
       hold_id: sql<number | null>`(select ${resultHolds.id} from ${resultHolds}
         where ${resultHolds.dietId} = ${results.dietId} and ${resultHolds.candidateId} = ${results.candidateId}

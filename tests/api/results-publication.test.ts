@@ -255,6 +255,7 @@ describe('published results change only by withdrawal', () => {
     // The board reads both: what is computed now, and what the schools read where it differs.
     const board = await get('admin', `${SCORE_PATHS.results}?diet=${dietCode}&school=SHT-IB`);
     const rows = board.body.data.items as { candidate_id: number; outcome: string; published_as: unknown }[];
+    // A held row has no marks; it still says what the schools read (a left join's first column is null).
     expect(rows.find((r) => r.candidate_id === ib[0])).toMatchObject({
       outcome: 'held',
       published: true,
@@ -316,6 +317,11 @@ describe('published results change only by withdrawal', () => {
     expect(now.find((r) => r.candidate_id === ib[1])).toMatchObject({ final_mark: '67.5', outcome: 'fail' });
     expect(now.find((r) => r.candidate_id === ib[0])).toMatchObject({ outcome: 'held', note: 'Fee unpaid' });
     expect(await schoolRows('school2')).toHaveLength(1);
+    // The board's held row, published held (no marks at all), says it is published as it is computed.
+    const board = await get('admin', `${SCORE_PATHS.results}?diet=${dietCode}&school=SHT-IB`);
+    expect(
+      board.body.data.items.find((r: { candidate_id: number }) => r.candidate_id === ib[0]),
+    ).toMatchObject({ outcome: 'held', published: true, published_as: null });
     expect((await preview()).changes!.counts).toEqual({ added: 0, removed: 0, changed: 0 });
   });
 });
