@@ -26,6 +26,7 @@ test("the board's publish refuses an incomplete course header in words, and asks
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const diets = await dietChoices(request, 'admin@example.org', '/api/admin');
   await signIn(page, 'admin@example.org');
   await page.goto('/score/results');
