@@ -388,7 +388,10 @@ export interface ResultRow {
   note: string | null;
   /** The board's open hold on it, to release from the row (null in a school's list). */
   hold_id: number | null;
+  /** Whether the schools read a publication of this result now. */
   published: boolean;
+  /** The board's list: the row the schools read now, when it differs from this computed one (else null). */
+  published_as: ShownResult | null;
 }
 
 /** A marks CSV checked (a dry run) or imported: each row's problems by field, and the counts. */
@@ -417,9 +420,72 @@ export interface Publication {
   course_header: { id: number; code: string };
   sheets: number;
   locked: number;
+  /** When the results the schools read now were published (null: none are shown). */
   published_at: string | null;
+  /** The last publication's withdrawal, and its reason (null while published, or never published). */
+  withdrawn_at: string | null;
+  withdraw_reason: string | null;
+  /** Results computed now (the board's working copy). */
   results: number;
+  /** Rows of the publication the schools read now (0: nothing published). */
+  published_results: number;
 }
+
+/** A candidate's result as a publication shows it, or as publishing now would. */
+export interface ShownResult {
+  exam_mark: string;
+  in_course_mark: string;
+  final_mark: string;
+  grade: string;
+  outcome: ResultOutcome;
+}
+
+/** One candidate whose published result would change: added (no before), removed (no after) or changed. */
+export interface ResultChange {
+  candidate_id: number;
+  candidate_index: string | null;
+  name: string;
+  school_code: string;
+  before: ShownResult | null;
+  after: ShownResult | null;
+}
+
+/**
+ * What compute, publish and withdraw would do to a diet and course header, asked before each: the
+ * candidates and schools whose results publishing shows, why it cannot be published yet (null: it
+ * can), what the schools read now, and what publishing again changes against the last publication.
+ */
+export interface PublicationPreview {
+  diet: { id: number; code: string };
+  course_header: { id: number; code: string };
+  candidates: number;
+  schools: number;
+  /** The refusal's sentence when something is missing (papers, sheets, locks, in-course scores). */
+  missing: string | null;
+  published_at: string | null;
+  withdrawn_at: string | null;
+  /** Rows of the last publication (live or withdrawn), and the schools they are for. */
+  published_results: number;
+  published_schools: number;
+  /** Against the last publication (live or withdrawn); null: never published. */
+  changes: {
+    added: ResultChange[];
+    removed: ResultChange[];
+    changed: ResultChange[];
+    /** How many of each (the lists stop at 200). */
+    counts: { added: number; removed: number; changed: number };
+  } | null;
+}
+
+/** The sentences each step's question says (the numbers are the server's preview). */
+export const PUBLICATION_QUESTIONS = {
+  compute: (p: PublicationPreview) =>
+    `The results of ${p.candidates} ${p.candidates === 1 ? 'candidate' : 'candidates'} of ${p.course_header.code} at ${p.diet.code} will be computed again from the marks as they are now. What the schools read does not change.`,
+  publish: (p: PublicationPreview) =>
+    `Results of ${p.candidates} ${p.candidates === 1 ? 'candidate' : 'candidates'} will be shown to ${p.schools} ${p.schools === 1 ? 'school' : 'schools'}. They stay as published until the board withdraws them.`,
+  withdraw: (p: PublicationPreview) =>
+    `The results of ${p.published_results} ${p.published_results === 1 ? 'candidate' : 'candidates'} will no longer be shown to ${p.published_schools} ${p.published_schools === 1 ? 'school' : 'schools'}.`,
+} as const;
 
 export const SCORE_PATHS = {
   courseScoring: '/api/admin/score/course-headers/:code',
@@ -439,6 +505,7 @@ export const SCORE_PATHS = {
   publications: '/api/admin/results/publications',
   compute: '/api/admin/results/compute',
   publish: '/api/admin/results/publish',
+  preview: '/api/admin/results/preview',
   withdraw: '/api/admin/results/withdraw',
   holds: '/api/admin/results/holds',
   schoolResults: '/api/training-school-admin/results',
@@ -506,7 +573,20 @@ export const SCORE_MESSAGES = {
     'Every score sheet of this diet and course header must be locked before its results are published.',
   noSheets: 'This diet and course header has no score sheets.',
   published: 'Results published',
-  alreadyPublished: 'These results are published already.',
+  alreadyPublished: 'These results are published already: withdraw them first to publish them again.',
+  publishIncomplete: (course: string, missing: string[]) =>
+    `${course} cannot be published yet: ${missing.join('; ')}.`,
+  noPapers: 'the course header has no papers',
+  noCandidates: 'no candidate is registered for it at this diet',
+  paperNoSheet: (paper: string, count: number, school: string | null) =>
+    `${paper} has no sheet for ${count} ${count === 1 ? 'candidate' : 'candidates'}${school ? ` at ${school}` : ''}`,
+  paperNotLocked: (paper: string, count: number, school: string | null) =>
+    `${paper} is not locked for ${count} ${count === 1 ? 'candidate' : 'candidates'}${school ? ` at ${school}` : ''}`,
+  inCourseMissing: (count: number) =>
+    `in-course scores are missing for ${count} ${count === 1 ? 'candidate' : 'candidates'}`,
+  withdrawReasonRequired: 'Say why the results are withdrawn.',
+  sheetOverlaps: (sheet: string) =>
+    `${sheet} already covers these candidates: a candidate's paper is marked on one sheet only.`,
   notPublished: 'These results are not published.',
   withdrawn: 'Results withdrawn',
   computed: 'Results computed',

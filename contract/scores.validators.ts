@@ -242,6 +242,23 @@ export const publicationValidator = formValidator(
   },
 );
 
+/** A withdrawal: the diet and course header, and why (required, audited). */
+export const withdrawValidator = formValidator(
+  vine.object({
+    diet: dietCode(),
+    course_header: courseCode(),
+    reason: vine.string().trim().minLength(1).maxLength(REASON_MAX),
+  }),
+  {
+    ...DIET_MESSAGES,
+    ...COURSE_MESSAGES,
+    'reason.required': M.withdrawReasonRequired,
+    'reason.string': M.withdrawReasonRequired,
+    'reason.minLength': M.withdrawReasonRequired,
+    'reason.maxLength': M.reasonTooLong,
+  },
+);
+
 export const holdValidator = formValidator(
   vine.object({
     diet: dietCode(),

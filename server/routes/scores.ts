@@ -17,6 +17,7 @@ import {
   resultRulesValidator,
   scoreQueryValidator,
   sheetValidator,
+  withdrawValidator,
 } from '../../contract/scores.validators';
 import { Invalid, NotFound } from '../errors';
 import { actorOf, callerOf, dbOf, transact, type AppContext } from '../http/context';
@@ -31,6 +32,7 @@ import {
   computeAudited,
   holdResult,
   openHolds,
+  publicationPreview,
   publications,
   publishResults,
   releaseHold,
@@ -202,7 +204,11 @@ const resultRoutes: Route[] = [
     const row = await transact(c, (tx, actor) => publishResults(tx, actor, c.req.valid('json')));
     return ok(c, row, M.published);
   }),
-  post(SCORE_PATHS.withdraw, ADMIN, json(publicationValidator), async (c) => {
+  // What compute, publish and withdraw would do (their questions' numbers, the refusal, the changes).
+  get(SCORE_PATHS.preview, ADMIN, query(publicationValidator), async (c) =>
+    ok(c, await publicationPreview(dbOf(c), c.req.valid('query'))),
+  ),
+  post(SCORE_PATHS.withdraw, ADMIN, json(withdrawValidator), async (c) => {
     const row = await transact(c, (tx, actor) => withdrawResults(tx, actor, c.req.valid('json')));
     return ok(c, row, M.withdrawn);
   }),

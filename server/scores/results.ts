@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { formatPersonName } from '../../contract/format';
 import {
   SCORE_MESSAGES as M,
@@ -8,8 +8,11 @@ import {
   type Agreement,
   type HoldRow,
   type Publication,
+  type PublicationPreview,
+  type ResultChange,
   type ResultOutcome,
   type ResultRow,
+  type ShownResult,
 } from '../../contract/scores';
 import type { holdValidator } from '../../contract/scores.validators';
 import { audit, userOf, type Actor } from '../audit';
@@ -21,6 +24,7 @@ import {
   examOffences,
   inCourseScores,
   papers,
+  publishedResults,
   registrations,
   resultHolds,
   resultPublications,
@@ -62,16 +66,18 @@ export async function pairOf(db: Database, input: { diet: string; course_header:
 
 const paperMax = (qMax: number[]) => qMax.reduce((a, b) => a + b, 0);
 
+type ComputedRow = typeof results.$inferInsert;
+
 /**
- * Computes (again) the results of a diet and course header, for every registered candidate of it or
- * for the ones named. Returns how many rows it wrote.
+ * The results of a diet and course header as computed from what is stored now, for every registered
+ * candidate of it or for the ones named; nothing is written (a preview reads them too).
  */
-export async function computeResults(
+export async function resultRowsOf(
   tx: Database,
   dietId: number,
   courseHeaderId: number,
   only?: number[],
-): Promise<number> {
+): Promise<ComputedRow[]> {
   const rules = await resultRulesOf(tx, courseHeaderId);
   const sheets = await tx
     .select({ sheet: scoreSheets, qMax: papers.qMax })
@@ -179,7 +185,21 @@ export async function computeResults(
       note,
     };
   });
+  return rows;
+}
 
+/**
+ * Computes (again) the results of a diet and course header, for every registered candidate of it or
+ * for the ones named, into `results` (the board's working copy; never what the schools read). Returns
+ * how many rows it wrote.
+ */
+export async function computeResults(
+  tx: Database,
+  dietId: number,
+  courseHeaderId: number,
+  only?: number[],
+): Promise<number> {
+  const rows = await resultRowsOf(tx, dietId, courseHeaderId, only);
   const pair = and(eq(results.dietId, dietId), eq(results.courseHeaderId, courseHeaderId));
   await tx
     .delete(results)
@@ -192,6 +212,103 @@ export async function computeResults(
 
 const pairKey = (dietId: number, courseHeaderId: number) =>
   and(eq(scoreSheets.dietId, dietId), eq(scoreSheets.courseHeaderId, courseHeaderId));
+const publicationKey = (dietId: number, courseHeaderId: number) =>
+  and(eq(resultPublications.dietId, dietId), eq(resultPublications.courseHeaderId, courseHeaderId));
+const snapshotKey = (dietId: number, courseHeaderId: number) =>
+  and(eq(publishedResults.dietId, dietId), eq(publishedResults.courseHeaderId, courseHeaderId));
+
+type Header = { id: number; code: string };
+
+/** Registered candidates of the pair, with their school's code. */
+const rosterOfPair = (db: Database, dietId: number, courseHeaderId: number) =>
+  db
+    .select({ id: candidates.id, school: candidates.trainingSchoolId, code: trainingSchools.code })
+    .from(registrations)
+    .innerJoin(candidates, eq(candidates.id, registrations.candidateId))
+    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+    .where(
+      and(
+        eq(registrations.dietId, dietId),
+        eq(registrations.regStatus, 'registered'),
+        eq(candidates.courseHeaderId, courseHeaderId),
+      ),
+    );
+
+/** Counts by school code, said as at most three schools by name (more: their number). */
+function bySchool(counts: Map<string, number>, say: (count: number, school: string | null) => string) {
+  const entries = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length <= 3) return entries.map(([school, count]) => say(count, school));
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  return [say(total, `${entries.length} schools`)];
+}
+
+/**
+ * Why a pair cannot be published (null: it can): every paper of the course header needs a locked sheet
+ * covering every registered candidate of the diet in it, and, when the course header's in-course weight
+ * is above zero, each of them an in-course score on a locked in-course sheet. The one place publishing
+ * checks completeness (publishResults, in its transaction) and the preview says it.
+ */
+export async function missingForPublication(
+  db: Database,
+  dietId: number,
+  header: Header,
+): Promise<string | null> {
+  const roster = await rosterOfPair(db, dietId, header.id);
+  if (!roster.length) return M.publishIncomplete(header.code, [M.noCandidates]);
+  const paperRows = await db
+    .select({ id: papers.id, name: papers.name })
+    .from(papers)
+    .where(eq(papers.courseHeaderId, header.id))
+    .orderBy(asc(papers.name));
+  const sheets = await db
+    .select({
+      id: scoreSheets.id,
+      kind: scoreSheets.kind,
+      paperId: scoreSheets.paperId,
+      school: scoreSheets.trainingSchoolId,
+      state: scoreSheets.state,
+    })
+    .from(scoreSheets)
+    .where(pairKey(dietId, header.id));
+  const locked = (state: string) => state === 'locked' || state === 'published';
+  // One sheet at most covers a candidate's paper (the score_sheets exclusion constraint).
+  const covering = (paperId: number | null, school: number) =>
+    sheets.find((s) => s.paperId === paperId && (s.school === null || s.school === school));
+  const missing: string[] = paperRows.length ? [] : [M.noPapers];
+  const add = (counts: Map<string, number>, code: string) => counts.set(code, (counts.get(code) ?? 0) + 1);
+  for (const paper of paperRows) {
+    const [noSheet, notLocked] = [new Map<string, number>(), new Map<string, number>()];
+    for (const candidate of roster) {
+      const sheet = covering(paper.id, candidate.school);
+      if (!sheet) add(noSheet, candidate.code);
+      else if (!locked(sheet.state)) add(notLocked, candidate.code);
+    }
+    missing.push(...bySchool(noSheet, (count, school) => M.paperNoSheet(paper.name, count, school)));
+    missing.push(...bySchool(notLocked, (count, school) => M.paperNotLocked(paper.name, count, school)));
+  }
+  const rules = await resultRulesOf(db, header.id);
+  if (rules.in_course_weight > 0) {
+    const lockedInCourse = sheets.filter((s) => s.kind === 'in_course' && locked(s.state)).map((s) => s.id);
+    const scored = new Set(
+      lockedInCourse.length
+        ? (
+            await db
+              .select({ id: inCourseScores.candidateId })
+              .from(inCourseScores)
+              .where(
+                and(inArray(inCourseScores.sheetId, lockedInCourse), isNotNull(inCourseScores.totalScore)),
+              )
+          ).map((row) => row.id)
+        : [],
+    );
+    const without = roster.filter((candidate) => {
+      const sheet = covering(null, candidate.school);
+      return !sheet || !locked(sheet.state) || !scored.has(candidate.id);
+    }).length;
+    if (without) missing.push(M.inCourseMissing(without));
+  }
+  return missing.length ? M.publishIncomplete(header.code, missing) : null;
+}
 
 export async function computeAudited(
   tx: Database,
@@ -208,57 +325,104 @@ export async function computeAudited(
   return publicationOf(tx, diet.id, header.id);
 }
 
-/** Publishes a pair's results: every sheet locked; results computed afresh; its sheets published. */
+/**
+ * Publishes a pair's results, complete or not at all: its publication row is locked (publishing and
+ * withdrawing take turns), a live publication is refused (it changes only by withdrawal), then
+ * completeness (missingForPublication); the results are computed afresh and copied into the snapshot
+ * the schools read (published_results), the sheets marked published. Audited.
+ */
 export async function publishResults(
   tx: Database,
   actor: Actor,
   input: { diet: string; course_header: string },
 ) {
   const { diet, header } = await pairOf(tx, input);
-  const sheets = await tx.select().from(scoreSheets).where(pairKey(diet.id, header.id)).for('update');
-  if (!sheets.some((s) => s.kind === 'exam')) throw new Refused(409, M.noSheets);
-  if (sheets.every((s) => s.state === 'published')) throw new Refused(409, M.alreadyPublished);
-  if (sheets.some((s) => s.state !== 'locked' && s.state !== 'published'))
-    throw new Refused(409, M.publishNotReady);
+  await tx
+    .insert(resultPublications)
+    .values({ dietId: diet.id, courseHeaderId: header.id })
+    .onConflictDoNothing();
+  const [publication] = await tx
+    .select()
+    .from(resultPublications)
+    .where(publicationKey(diet.id, header.id))
+    .for('update');
+  if (publication.publishedAt && !publication.withdrawnAt) throw new Refused(409, M.alreadyPublished);
+  // The sheets' states hold still until this commits (a lock or unlock waits).
+  await tx.select({ id: scoreSheets.id }).from(scoreSheets).where(pairKey(diet.id, header.id)).for('update');
+  const missing = await missingForPublication(tx, diet.id, header);
+  if (missing) throw new Refused(409, missing);
   const written = await computeResults(tx, diet.id, header.id);
+  const now = new Date();
+  await snapshotPublished(tx, diet.id, header.id, now);
   await tx
     .update(scoreSheets)
     .set({ state: 'published', version: sql`${scoreSheets.version} + 1`, updatedAt: sql`now()` })
     .where(pairKey(diet.id, header.id));
-  const now = new Date();
   await tx
-    .insert(resultPublications)
-    .values({ dietId: diet.id, courseHeaderId: header.id, publishedAt: now, publishedBy: userOf(actor) })
-    .onConflictDoUpdate({
-      target: [resultPublications.dietId, resultPublications.courseHeaderId],
-      set: { publishedAt: now, publishedBy: userOf(actor), withdrawnAt: null, updatedAt: sql`now()` },
-    });
+    .update(resultPublications)
+    .set({
+      publishedAt: now,
+      publishedBy: userOf(actor),
+      withdrawnAt: null,
+      withdrawnBy: null,
+      withdrawReason: null,
+      updatedAt: sql`now()`,
+    })
+    .where(publicationKey(diet.id, header.id));
   await audit(tx, actor, {
     action: 'results.published',
     entityId: `${diet.id}:${header.id}`,
+    before: publication.publishedAt
+      ? { published_at: publication.publishedAt, withdrawn_at: publication.withdrawnAt }
+      : null,
     after: { diet: diet.code, course_header: header.code, results: written },
   });
   return publicationOf(tx, diet.id, header.id);
 }
 
-/** Withdraws a pair's published results: the schools see them no more; the sheets are locked again. */
+/**
+ * The snapshot of a publication: the pair's computed results copied, as they are at `at`, over the last
+ * publication's (one statement each; the caller holds the publication's row).
+ */
+export async function snapshotPublished(tx: Database, dietId: number, courseHeaderId: number, at: Date) {
+  await tx.delete(publishedResults).where(snapshotKey(dietId, courseHeaderId));
+  await tx.execute(sql`insert into ${publishedResults} (diet_id, course_header_id, candidate_id,
+      training_school_id, exam_mark, in_course_mark, final_mark, grade, outcome, note, published_at)
+    select diet_id, course_header_id, candidate_id, training_school_id, exam_mark, in_course_mark,
+      final_mark, grade, outcome, note, ${at.toISOString()}::timestamptz
+    from ${results} where ${results.dietId} = ${dietId} and ${results.courseHeaderId} = ${courseHeaderId}`);
+}
+
+/**
+ * Withdraws a pair's published results, with the reason (required): the schools see them no more; the
+ * sheets are locked again. The snapshot is kept, so the next publication's preview says what changes.
+ */
 export async function withdrawResults(
   tx: Database,
   actor: Actor,
-  input: { diet: string; course_header: string },
+  input: { diet: string; course_header: string; reason: string },
 ) {
   const { diet, header } = await pairOf(tx, input);
   const [publication] = await tx
     .select()
     .from(resultPublications)
-    .where(and(eq(resultPublications.dietId, diet.id), eq(resultPublications.courseHeaderId, header.id)))
+    .where(publicationKey(diet.id, header.id))
     .for('update');
   if (!publication || publication.withdrawnAt || !publication.publishedAt)
     throw new Refused(409, M.notPublished);
+  const [shown] = await tx
+    .select({ total: sql<number>`count(*)::int` })
+    .from(publishedResults)
+    .where(snapshotKey(diet.id, header.id));
   await tx
     .update(resultPublications)
-    .set({ withdrawnAt: new Date(), updatedAt: sql`now()` })
-    .where(and(eq(resultPublications.dietId, diet.id), eq(resultPublications.courseHeaderId, header.id)));
+    .set({
+      withdrawnAt: new Date(),
+      withdrawnBy: userOf(actor),
+      withdrawReason: input.reason,
+      updatedAt: sql`now()`,
+    })
+    .where(publicationKey(diet.id, header.id));
   await tx
     .update(scoreSheets)
     .set({ state: 'locked', version: sql`${scoreSheets.version} + 1`, updatedAt: sql`now()` })
@@ -266,16 +430,16 @@ export async function withdrawResults(
   await audit(tx, actor, {
     action: 'results.withdrawn',
     entityId: `${diet.id}:${header.id}`,
-    before: { published_at: publication.publishedAt },
-    after: { diet: diet.code, course_header: header.code },
+    before: { published_at: publication.publishedAt, results: shown.total },
+    after: { diet: diet.code, course_header: header.code, reason: input.reason },
   });
   return publicationOf(tx, diet.id, header.id);
 }
 
-/** The sql of "this result's diet and course header are published now". */
-export const publishedNow: SQL = sql`exists (select 1 from ${resultPublications}
-  where ${resultPublications.dietId} = ${results.dietId}
-    and ${resultPublications.courseHeaderId} = ${results.courseHeaderId}
+/** The sql of "this snapshot row's publication is live now". */
+const liveSnapshot: SQL = sql`exists (select 1 from ${resultPublications}
+  where ${resultPublications.dietId} = ${publishedResults.dietId}
+    and ${resultPublications.courseHeaderId} = ${publishedResults.courseHeaderId}
     and ${resultPublications.publishedAt} is not null and ${resultPublications.withdrawnAt} is null)`;
 
 /** Per course header with sheets in the diet: its sheets, how many locked, its publication, its results. */
@@ -286,22 +450,37 @@ export async function publications(db: Database, dietCode: string | null): Promi
       course_header: { id: courseHeaders.id, code: courseHeaders.code },
       sheets: sql<number>`count(*)::int`,
       locked: sql<number>`(count(*) filter (where ${scoreSheets.state} in ('locked', 'published')))::int`,
-      published_at: sql<string | null>`(select ${resultPublications.publishedAt} from ${resultPublications}
-        where ${resultPublications.dietId} = ${diets.id} and ${resultPublications.courseHeaderId} = ${courseHeaders.id}
-        and ${resultPublications.withdrawnAt} is null)`,
+      publishedAt: resultPublications.publishedAt,
+      withdrawnAt: resultPublications.withdrawnAt,
+      withdrawReason: resultPublications.withdrawReason,
       results: sql<number>`(select count(*)::int from ${results} where ${results.dietId} = ${diets.id}
         and ${results.courseHeaderId} = ${courseHeaders.id})`,
+      published_results: sql<number>`(select count(*)::int from ${publishedResults}
+        where ${publishedResults.dietId} = ${diets.id} and ${publishedResults.courseHeaderId} = ${courseHeaders.id})`,
     })
     .from(scoreSheets)
     .innerJoin(diets, eq(diets.id, scoreSheets.dietId))
     .innerJoin(courseHeaders, eq(courseHeaders.id, scoreSheets.courseHeaderId))
+    .leftJoin(
+      resultPublications,
+      and(
+        eq(resultPublications.dietId, scoreSheets.dietId),
+        eq(resultPublications.courseHeaderId, scoreSheets.courseHeaderId),
+      ),
+    )
     .where(dietCode ? eq(diets.code, dietCode.toUpperCase()) : undefined)
-    .groupBy(diets.id, courseHeaders.id)
+    .groupBy(diets.id, courseHeaders.id, resultPublications.dietId, resultPublications.courseHeaderId)
     .orderBy(asc(diets.firstPaperOn), asc(courseHeaders.code));
-  return rows.map((row) => ({
-    ...row,
-    published_at: row.published_at ? new Date(row.published_at).toISOString() : null,
-  }));
+  return rows.map(({ publishedAt, withdrawnAt, withdrawReason, ...row }) => {
+    const live = publishedAt !== null && withdrawnAt === null;
+    return {
+      ...row,
+      published_at: live ? publishedAt.toISOString() : null,
+      withdrawn_at: withdrawnAt ? withdrawnAt.toISOString() : null,
+      withdraw_reason: withdrawReason,
+      published_results: live ? row.published_results : 0,
+    };
+  });
 }
 
 async function publicationOf(db: Database, dietId: number, courseHeaderId: number): Promise<Publication> {
@@ -310,6 +489,105 @@ async function publicationOf(db: Database, dietId: number, courseHeaderId: numbe
   const found = all.find((p) => p.course_header.id === courseHeaderId);
   if (!found) throw new NotFound(M.noSheets);
   return found;
+}
+
+const shown = (row: {
+  examMark: number | null;
+  inCourseMark: number | null;
+  finalMark: number | null;
+  grade: string | null;
+  outcome: ResultOutcome;
+}): ShownResult => ({
+  exam_mark: formatMark(row.examMark),
+  in_course_mark: formatMark(row.inCourseMark),
+  final_mark: formatMark(row.finalMark),
+  grade: row.grade ?? '',
+  outcome: row.outcome,
+});
+
+const sameShown = (a: ShownResult, b: ShownResult) =>
+  a.exam_mark === b.exam_mark &&
+  a.in_course_mark === b.in_course_mark &&
+  a.final_mark === b.final_mark &&
+  a.grade === b.grade &&
+  a.outcome === b.outcome;
+
+/** At most this many candidates are listed per kind of change (the counts are whole). */
+const CHANGES_LISTED = 200;
+
+/**
+ * What compute, publish and withdraw would do, read without writing: the candidates and schools that
+ * publishing now shows (the results computed afresh), why it cannot be published yet, the last
+ * publication's size, and each candidate whose published row would change against it.
+ */
+export async function publicationPreview(
+  db: Database,
+  input: { diet: string; course_header: string },
+): Promise<PublicationPreview> {
+  const { diet, header } = await pairOf(db, input);
+  const missing = await missingForPublication(db, diet.id, header);
+  const rows = await resultRowsOf(db, diet.id, header.id);
+  const [publication] = await db.select().from(resultPublications).where(publicationKey(diet.id, header.id));
+  const snapshot = await db.select().from(publishedResults).where(snapshotKey(diet.id, header.id));
+  const ever = Boolean(publication?.publishedAt);
+  const live = ever && !publication.withdrawnAt;
+  let changes: PublicationPreview['changes'] = null;
+  if (ever) {
+    const before = new Map(snapshot.map((row) => [row.candidateId, shown(row)]));
+    const after = new Map(rows.map((row) => [row.candidateId, shown(row as Parameters<typeof shown>[0])]));
+    const ids = [...new Set([...before.keys(), ...after.keys()])];
+    const differing = ids.filter((id) => {
+      const [b, a] = [before.get(id), after.get(id)];
+      return !b || !a || !sameShown(a, b);
+    });
+    const people = differing.length
+      ? await db
+          .select({
+            id: candidates.id,
+            candidate_index: candidates.candidateIndex,
+            first_name: candidates.first_name,
+            middle_name: candidates.middle_name,
+            last_name: candidates.last_name,
+            school_code: trainingSchools.code,
+          })
+          .from(candidates)
+          .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+          .where(inArray(candidates.id, differing))
+          .orderBy(asc(candidates.candidateIndex))
+      : [];
+    const change = (person: (typeof people)[number]): ResultChange => ({
+      candidate_id: person.id,
+      candidate_index: person.candidate_index,
+      name: formatPersonName(person),
+      school_code: person.school_code,
+      before: before.get(person.id) ?? null,
+      after: after.get(person.id) ?? null,
+    });
+    const all = people.map(change);
+    const pick = (test: (c: ResultChange) => boolean) => all.filter(test).slice(0, CHANGES_LISTED);
+    changes = {
+      added: pick((c) => c.before === null),
+      removed: pick((c) => c.after === null),
+      changed: pick((c) => c.before !== null && c.after !== null),
+      counts: {
+        added: all.filter((c) => c.before === null).length,
+        removed: all.filter((c) => c.after === null).length,
+        changed: all.filter((c) => c.before !== null && c.after !== null).length,
+      },
+    };
+  }
+  return {
+    diet: { id: diet.id, code: diet.code },
+    course_header: { id: header.id, code: header.code },
+    candidates: rows.length,
+    schools: new Set(rows.map((row) => row.trainingSchoolId)).size,
+    missing,
+    published_at: live ? publication.publishedAt!.toISOString() : null,
+    withdrawn_at: publication?.withdrawnAt ? publication.withdrawnAt.toISOString() : null,
+    published_results: snapshot.length,
+    published_schools: new Set(snapshot.map((row) => row.trainingSchoolId)).size,
+    changes,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -391,6 +669,7 @@ export async function openHolds(db: Database, dietCode: string | null): Promise<
 // ---------------------------------------------------------------------------------------------------
 // The results lists (contract/lists.ts RESULTS_LISTS).
 
+/** The board's list: each computed result, and the row the schools read now when a publication is live. */
 const selectResults = (db: Database) =>
   db
     .select({
@@ -402,7 +681,14 @@ const selectResults = (db: Database) =>
       middle_name: candidates.middle_name,
       last_name: candidates.last_name,
       school_code: trainingSchools.code,
-      published: sql<boolean>`${publishedNow}`,
+      // The not-null column first: Drizzle makes a left-joined object null when its first column is.
+      shown: {
+        outcome: publishedResults.outcome,
+        examMark: publishedResults.examMark,
+        inCourseMark: publishedResults.inCourseMark,
+        finalMark: publishedResults.finalMark,
+        grade: publishedResults.grade,
+      },
       hold_id: sql<number | null>`(select ${resultHolds.id} from ${resultHolds}
         where ${resultHolds.dietId} = ${results.dietId} and ${resultHolds.candidateId} = ${results.candidateId}
           and ${resultHolds.releasedAt} is null)`,
@@ -412,27 +698,37 @@ const selectResults = (db: Database) =>
     .innerJoin(courseHeaders, eq(courseHeaders.id, results.courseHeaderId))
     .innerJoin(candidates, eq(candidates.id, results.candidateId))
     .innerJoin(trainingSchools, eq(trainingSchools.id, results.trainingSchoolId))
+    .leftJoin(
+      publishedResults,
+      and(
+        eq(publishedResults.dietId, results.dietId),
+        eq(publishedResults.courseHeaderId, results.courseHeaderId),
+        eq(publishedResults.candidateId, results.candidateId),
+        liveSnapshot,
+      ),
+    )
     .$dynamic();
 
 type SelectedResult = Awaited<ReturnType<ReturnType<typeof selectResults>['execute']>>[number];
 
-const toResultRow = (row: SelectedResult): ResultRow => ({
-  id: row.result.id,
-  diet: row.diet,
-  course_header: row.course_header,
-  candidate_id: row.result.candidateId,
-  candidate_index: row.candidate_index,
-  name: formatPersonName(row),
-  school_code: row.school_code,
-  exam_mark: formatMark(row.result.examMark),
-  in_course_mark: formatMark(row.result.inCourseMark),
-  final_mark: formatMark(row.result.finalMark),
-  grade: row.result.grade ?? '',
-  outcome: row.result.outcome,
-  note: row.result.note,
-  hold_id: row.hold_id,
-  published: row.published,
-});
+const toResultRow = (row: SelectedResult): ResultRow => {
+  const now = shown(row.result);
+  const published = row.shown?.outcome ? shown(row.shown as Parameters<typeof shown>[0]) : null;
+  return {
+    id: row.result.id,
+    diet: row.diet,
+    course_header: row.course_header,
+    candidate_id: row.result.candidateId,
+    candidate_index: row.candidate_index,
+    name: formatPersonName(row),
+    school_code: row.school_code,
+    ...now,
+    note: row.result.note,
+    hold_id: row.hold_id,
+    published: published !== null,
+    published_as: published && !sameShown(published, now) ? published : null,
+  };
+};
 
 const one = (db: Database) => db.select({ one: sql`1` });
 
@@ -459,9 +755,61 @@ export const resultSource = {
   toRow: toResultRow,
 };
 
-/** A school admin's: published results only (the school scope is the list route's). */
+/** A school's list reads the snapshot alone (published_results of a live publication), never `results`. */
+const selectPublished = (db: Database) =>
+  db
+    .select({
+      result: publishedResults,
+      diet: { id: diets.id, code: diets.code },
+      course_header: { id: courseHeaders.id, code: courseHeaders.code },
+      candidate_index: candidates.candidateIndex,
+      first_name: candidates.first_name,
+      middle_name: candidates.middle_name,
+      last_name: candidates.last_name,
+      school_code: trainingSchools.code,
+    })
+    .from(publishedResults)
+    .innerJoin(diets, eq(diets.id, publishedResults.dietId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
+    .innerJoin(candidates, eq(candidates.id, publishedResults.candidateId))
+    .innerJoin(trainingSchools, eq(trainingSchools.id, publishedResults.trainingSchoolId))
+    .$dynamic();
+
+type SelectedPublished = Awaited<ReturnType<ReturnType<typeof selectPublished>['execute']>>[number];
+
+/** A school admin's: the live publications' rows only (the school scope is the list route's). */
 export const publishedResultSource = {
-  ...resultSource,
-  where: publishedNow,
-  toRow: (row: SelectedResult): ResultRow => ({ ...toResultRow(row), hold_id: null }),
+  rows: selectPublished,
+  matching: (db: Database) =>
+    one(db)
+      .from(publishedResults)
+      .innerJoin(diets, eq(diets.id, publishedResults.dietId))
+      .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
+      .innerJoin(candidates, eq(candidates.id, publishedResults.candidateId))
+      .innerJoin(trainingSchools, eq(trainingSchools.id, publishedResults.trainingSchoolId))
+      .$dynamic(),
+  key: publishedResults.id,
+  where: liveSnapshot,
+  school: publishedResults.trainingSchoolId,
+  search: searchConditions,
+  filters: {
+    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    course_header: (code: string) => eq(courseHeaders.code, code.toUpperCase()),
+    outcome: (outcome: string) => eq(publishedResults.outcome, outcome as ResultOutcome),
+  },
+  sorts: { index: [candidates.candidateIndex], final: [publishedResults.finalMark] },
+  toRow: (row: SelectedPublished): ResultRow => ({
+    id: row.result.id,
+    diet: row.diet,
+    course_header: row.course_header,
+    candidate_id: row.result.candidateId,
+    candidate_index: row.candidate_index,
+    name: formatPersonName(row),
+    school_code: row.school_code,
+    ...shown(row.result),
+    note: row.result.note,
+    hold_id: null,
+    published: true,
+    published_as: null,
+  }),
 };

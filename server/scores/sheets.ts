@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   SCORE_MESSAGES as M,
@@ -10,7 +10,7 @@ import {
 import type { sheetValidator } from '../../contract/scores.validators';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
-import { duplicateAs } from '../db/errors';
+import { isUniqueViolation } from '../db/errors';
 import {
   candidates,
   courseHeaders,
@@ -192,22 +192,78 @@ export async function createSheet(tx: Database, actor: Actor, input: SheetInput)
   }
   const one = await adminId(tx, input.marker_one, 'marker_one');
   const two = input.kind === 'exam' ? await adminId(tx, input.marker_two!, 'marker_two') : null;
-  const [created] = await tx
-    .insert(scoreSheets)
-    .values({
-      kind: input.kind,
-      dietId: diet.id,
-      courseHeaderId: header.id,
-      paperId,
-      trainingSchoolId: schoolId,
-      markerOneId: one,
-      markerTwoId: two,
-      createdBy: userOf(actor),
-    })
-    .returning()
-    .catch(duplicateAs('score_sheets_key', { paper_id: [M.sheetExists] }));
+  const scope = { dietId: diet.id, courseHeaderId: header.id, paperId, schoolId };
+  const refuse = async () => {
+    const existing = await overlappingSheet(tx, scope);
+    return new Invalid({ school: [existing ? M.sheetOverlaps(existing) : M.sheetExists] });
+  };
+  // Said in words before trying; the score_sheets exclusion constraint is what holds under a race.
+  if (await overlappingSheet(tx, scope)) throw await refuse();
+  let created: StoredSheet;
+  try {
+    // A savepoint: the constraint's refusal leaves the transaction usable to name the sheet that won.
+    created = await tx.transaction(async (inner) => {
+      const [row] = await inner
+        .insert(scoreSheets)
+        .values({
+          kind: input.kind,
+          dietId: diet.id,
+          courseHeaderId: header.id,
+          paperId,
+          trainingSchoolId: schoolId,
+          markerOneId: one,
+          markerTwoId: two,
+          createdBy: userOf(actor),
+        })
+        .returning();
+      return row;
+    });
+  } catch (error) {
+    if (isOverlap(error)) throw await refuse();
+    throw error;
+  }
   await audit(tx, actor, { action: 'score_sheet.created', entityId: created.id, after: snapshotOf(created) });
   return readSheet(tx, created.id);
+}
+
+/** PostgreSQL's exclusion_violation or unique_violation on a sheet's scope, from either driver. */
+function isOverlap(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (candidate.code === '23P01' && candidate.constraint === 'score_sheets_one_sheet_per_candidate')
+      return true;
+    if (candidate.code === '23505') return isUniqueViolation(current, 'score_sheets_key');
+    current = candidate.cause;
+  }
+  return false;
+}
+
+/**
+ * The sheet, if any, that already decides some of these candidates' paper: same diet, course header
+ * and paper (null: the in-course sheet), and a school in common (a sheet of all schools has every
+ * school in common). Named in words: 'The A1 Paper I sheet of all schools (DEC-2026)'.
+ */
+export async function overlappingSheet(
+  db: Database,
+  scope: { dietId: number; courseHeaderId: number; paperId: number | null; schoolId: number | null },
+): Promise<string | null> {
+  const [row] = await selectSheets(db)
+    .where(
+      and(
+        eq(scoreSheets.dietId, scope.dietId),
+        eq(scoreSheets.courseHeaderId, scope.courseHeaderId),
+        scope.paperId === null ? isNull(scoreSheets.paperId) : eq(scoreSheets.paperId, scope.paperId),
+        scope.schoolId === null
+          ? undefined
+          : or(isNull(scoreSheets.trainingSchoolId), eq(scoreSheets.trainingSchoolId, scope.schoolId)),
+      ),
+    )
+    .orderBy(asc(scoreSheets.id))
+    .limit(1);
+  if (!row) return null;
+  const what = row.sheet.paperId === null ? 'in-course' : (row.paperName ?? 'paper');
+  const whose = row.schoolCode ? `of ${row.schoolCode}` : 'of all schools';
+  return `The ${row.course_header.code} ${what} sheet ${whose} (${row.diet.code}, sheet ${row.sheet.id})`;
 }
 
 export const snapshotOf = (sheet: StoredSheet) => ({

@@ -9,6 +9,7 @@ import {
   type InCourseRow,
   type MarkRow,
   type Publication,
+  type PublicationPreview,
   type ReconciliationRow,
   type SheetRow,
   type UserRef,
@@ -18,6 +19,7 @@ import {
   paperValidator,
   resultRulesValidator,
   sheetValidator,
+  withdrawValidator,
 } from '../../contract/scores.validators';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { ListAction } from '../../machines/list.machine';
@@ -104,10 +106,25 @@ async function act(path: string, body?: Record<string, unknown>) {
 export const setMarkerThree = (sheetId: number, markerId: number) =>
   act(sheetPath(sheetId, '/marker-three'), { marker_three: markerId });
 
-export const publicationAction = (action: 'compute' | 'publish' | 'withdraw', diet: string, course: string) =>
+export const publicationAction = (action: 'compute' | 'publish', diet: string, course: string) =>
   call<Publication>(SCORE_PATHS[action], { method: 'POST', body: { diet, course_header: course } }).then(
     (response) => ({ message: messageOf(response) }),
   );
+
+/** What compute, publish and withdraw would do: the numbers their questions say, the refusal, the changes. */
+export const loadPublicationPreview = async (diet: string, course: string) =>
+  (
+    await call<PublicationPreview>(
+      `${SCORE_PATHS.preview}?diet=${encodeURIComponent(diet)}&course_header=${encodeURIComponent(course)}`,
+    )
+  ).data!;
+
+/** Withdraws a publication with its reason (the withdraw dialog's form). */
+export async function withdrawResults(values: FormValues): Promise<{ message?: string }> {
+  const body = { diet: values.diet, course_header: values.course_header, reason: values.reason };
+  await checkInBrowser(withdrawValidator, body);
+  return { message: messageOf(await call(SCORE_PATHS.withdraw, { method: 'POST', body })) };
+}
 
 /** The results list's row action: release the board's hold on a result. */
 export const resultActions = fromPromise<{ message?: string }, ListAction>(async ({ input }) => {

@@ -20,6 +20,8 @@ export interface ListOptions {
   row?: AnyActorLogic;
   rowInput?: ListInput['rowInput'];
   rowInputs?: ListInput['rowInputs'];
+  /** Filters the page sets to begin with over the address bar's (the diet a page's picker shows). */
+  filters?: Record<string, string>;
 }
 
 /**
@@ -43,6 +45,17 @@ function showQueryInAddress(definition: ListDefinition<unknown>, query: ListQuer
  * order in the address bar, which it keeps up to date as the query changes (the machine's `showQuery`
  * action, not an effect). The machine's `notify` events (a row action's success) become toasts.
  */
+const withFilters = <V extends { filters: Record<string, string> }>(
+  view: V,
+  filters?: Record<string, string>,
+) =>
+  filters
+    ? {
+        ...view,
+        filters: { ...view.filters, ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) },
+      }
+    : view;
+
 export function useList<Row extends ListRow>(definition: ListDefinition<Row>, options: ListOptions = {}) {
   const general = definition as ListDefinition<unknown>;
   // Made once a mount: the machine and its actors are the list's for as long as the page shows it.
@@ -59,7 +72,7 @@ export function useList<Row extends ListRow>(definition: ListDefinition<Row>, op
   );
   const list = useActorRef(machine, {
     input: {
-      ...viewFromParams(general, new URLSearchParams(window.location.search)),
+      ...withFilters(viewFromParams(general, new URLSearchParams(window.location.search)), options.filters),
       rowInput: options.rowInput,
       rowInputs: options.rowInputs,
     },

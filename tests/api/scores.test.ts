@@ -366,7 +366,7 @@ describe('results', () => {
   it('are not published while a sheet is open, and a school admin sees nothing before publication', async () => {
     const early = await post('admin', SCORE_PATHS.publish, { diet: dietCode, course_header: 'B1' });
     expect(early.status).toBe(409);
-    expect(early.body.message).toBe(M.publishNotReady);
+    expect(early.body.message).toBe(M.publishIncomplete('B1', [M.inCourseMissing(8)]));
     // In-course scores for everyone (60 and 80: total 70), then the in-course sheet locks.
     for (const id of [...ib, ...ca]) {
       const answer = await post('one', rowPath('in-course', id, inCourse), {
@@ -434,14 +434,22 @@ describe('results', () => {
       const wanted = await candidateIndexOf(t, id);
       return list.body.data.items.find((r: { candidate_index: string }) => r.candidate_index === wanted);
     };
-    // The school reads the hold and its reason; the board's row carries the hold, to release it from there.
-    expect(await read(ib[2])).toMatchObject({ outcome: 'held', note: 'Fee unpaid', hold_id: null });
+    // Published results change only by withdrawal (issue 22): the school still reads what was published;
+    // the board's row carries the hold, to release it from there, and what the schools read.
+    expect(await read(ib[2])).toMatchObject({ outcome: 'pass', note: null, hold_id: null });
     const board = await get('admin', `${SCORE_PATHS.results}?search=${encodeURIComponent(index)}`);
-    expect(board.body.data.items[0]).toMatchObject({ outcome: 'held', hold_id: held.body.data.id });
+    expect(board.body.data.items[0]).toMatchObject({
+      outcome: 'held',
+      note: 'Fee unpaid',
+      hold_id: held.body.data.id,
+      published: true,
+      published_as: { outcome: 'pass' },
+    });
     expect((await post('admin', `/api/admin/results/holds/${held.body.data.id}/release`, {})).status).toBe(
       200,
     );
-    expect(await read(ib[2])).toMatchObject({ outcome: 'pass', note: null });
+    const released = await get('admin', `${SCORE_PATHS.results}?search=${encodeURIComponent(index)}`);
+    expect(released.body.data.items[0]).toMatchObject({ outcome: 'pass', published_as: null });
 
     // An offence recorded at this diet withholds the result when results are computed again.
     const diet = await currentDietOf(t);
@@ -457,11 +465,17 @@ describe('results', () => {
       });
     const computed = await post('admin', SCORE_PATHS.compute, { diet: dietCode, course_header: 'B1' });
     expect(computed.status, JSON.stringify(computed.body)).toBe(200);
-    expect(await read(ib[3])).toMatchObject({ outcome: 'withheld', final_mark: '' });
+    const withheld = await get('admin', `${SCORE_PATHS.results}?search=${await candidateIndexOf(t, ib[3])}`);
+    expect(withheld.body.data.items[0]).toMatchObject({ outcome: 'withheld', final_mark: '' });
+    expect((await read(ib[3])).outcome).not.toBe('withheld');
   });
 
   it('are withdrawn: the schools see them no more, and the sheets are locked again', async () => {
-    const withdrawn = await post('admin', SCORE_PATHS.withdraw, { diet: dietCode, course_header: 'B1' });
+    const withdrawn = await post('admin', SCORE_PATHS.withdraw, {
+      diet: dietCode,
+      course_header: 'B1',
+      reason: 'A marking error on Paper I',
+    });
     expect(withdrawn.status).toBe(200);
     expect((await get('school1', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`)).body.data.total).toBe(0);
     const [stored] = await db().select().from(scoreSheets).where(eq(scoreSheets.id, sheet));

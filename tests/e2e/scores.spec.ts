@@ -39,6 +39,12 @@ async function setUp(request: APIRequestContext) {
     },
   });
   expect(paper.status(), await paper.text()).toBe(200);
+  // No in-course part: publishing needs only the paper's locked sheet.
+  const rules = await request.post(`/api/admin/score/course-headers/${code}/rules`, {
+    headers: auth,
+    data: { in_course_weight: '0', pass_mark: '50', grade_bands: 'A 70, B 60, C 50, F 0' },
+  });
+  expect(rules.status(), await rules.text()).toBe(200);
   const surname = uniqueLetters();
   const indexes: string[] = [];
   for (let i = 0; i < 10; i += 1) {
@@ -171,6 +177,10 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await page.getByRole('navigation', { name: 'Score entry' }).getByRole('link', { name: 'Results' }).click();
   const publication = page.getByTestId(`publication-${code}`);
   await publication.getByRole('button', { name: `Publish ${code}` }).click();
+  // Publishing asks first, saying what will happen.
+  const ask = page.getByRole('alertdialog', { name: `Publish the results of ${code}?` });
+  await expect(ask).toContainText('Results of 10 candidates will be shown to 1 school.');
+  await ask.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Results published' })).toBeVisible();
   await expect(publication).not.toContainText('Not published');
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { QUESTIONS } from '../../../contract/scores';
-import { computeResults } from '../../scores/results';
+import { computeResults, snapshotPublished } from '../../scores/results';
 import {
   candidates,
   courseHeaders,
@@ -201,6 +201,8 @@ export async function seedScores(
       publishedAt: daysBefore(now, 30),
       publishedBy: accounts.adminId,
     });
+    // What the schools read: the snapshot of the results as published.
+    await snapshotPublished(tx, diets.past.id, header.id, daysBefore(now, 30));
   }
 
   // The current diet: Paper I of A1 and B1 open, marker one part of the way through A1's.

@@ -20,6 +20,7 @@ import { nationalities } from './reference';
 import {
   inCourseScores,
   papers,
+  publishedResults,
   resultHolds,
   resultPublications,
   resultRules,
@@ -83,4 +84,5 @@ export const schema = {
   resultHolds,
   results,
   resultPublications,
+  publishedResults,
 };

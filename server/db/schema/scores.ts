@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -213,7 +214,47 @@ export const resultPublications = pgTable(
     publishedAt: timestamp('published_at', { withTimezone: true }),
     publishedBy: integer('published_by').references(() => users.id),
     withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnBy: integer('withdrawn_by').references(() => users.id),
+    /** Why the board withdrew them (required: a withdrawal is the one way published results change). */
+    withdrawReason: text('withdraw_reason'),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.dietId, t.courseHeaderId] })],
+);
+
+/**
+ * What a publication published: each candidate's row as it was at publishing (a copy of `results`),
+ * the only rows a school reads. Recomputing, result rules, holds and marks change `results`, never these;
+ * they are replaced when the pair is published again (after a withdrawal), and kept after a withdrawal so
+ * that the next publication's preview can say what changes.
+ */
+export const publishedResults = pgTable(
+  'published_results',
+  {
+    id: serial('id').primaryKey(),
+    dietId: integer('diet_id').notNull(),
+    courseHeaderId: integer('course_header_id').notNull(),
+    candidateId: integer('candidate_id')
+      .notNull()
+      .references(() => candidates.id),
+    trainingSchoolId: integer('training_school_id')
+      .notNull()
+      .references(() => trainingSchools.id),
+    examMark: integer('exam_mark'),
+    inCourseMark: integer('in_course_mark'),
+    finalMark: integer('final_mark'),
+    grade: text('grade'),
+    outcome: text('outcome').$type<ResultOutcome>().notNull(),
+    note: text('note'),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('published_results_key').on(t.dietId, t.courseHeaderId, t.candidateId),
+    foreignKey({
+      name: 'published_results_publication_fk',
+      columns: [t.dietId, t.courseHeaderId],
+      foreignColumns: [resultPublications.dietId, resultPublications.courseHeaderId],
+    }),
+    index('published_results_school_idx').on(t.trainingSchoolId, t.dietId),
+  ],
 );

@@ -1,0 +1,242 @@
+import { useSelector } from '@xstate/react';
+import { Suspense, useDeferredValue, useState } from 'react';
+import { Link, useSearch } from 'wouter';
+import type { ApiFailure } from '../../../contract/envelope';
+import { GRID_LABELS, type Grid, type ImportReport } from '../../../contract/scores';
+import { importMarks, loadReconciliation } from '../../api/scores';
+import { useResource } from '../../app/resource';
+import { Alert, Button, TextField } from '../../ui/controls';
+import { ListTable } from '../../ui/ListView';
+import { openSheet } from './openSheets';
+import { SheetGrid } from './SheetGrid';
+import { ScoreTabs, useUserId } from './scoreShared';
+
+// ---------------------------------------------------------------------------------------------------
+// One sheet's grid.
+
+export function SheetPage() {
+  const search = new URLSearchParams(useSearch());
+  const sheetId = Number(search.get('sheet'));
+  const grid = (search.get('grid') ?? 'one') as Grid;
+  const userId = useUserId();
+  const valid =
+    Number.isInteger(sheetId) && sheetId > 0 && ['one', 'two', 'three', 'in-course'].includes(grid);
+  return (
+    <section>
+      <ScoreTabs current="sheets" />
+      <p className="mb-2 text-sm">
+        <Link href="/score" className="text-brand-700 underline-offset-2 hover:underline">
+          All score sheets
+        </Link>
+      </p>
+      {valid ? (
+        <OpenSheet key={`${sheetId}:${grid}`} userId={userId} sheetId={sheetId} grid={grid} />
+      ) : (
+        <>
+          <h1 className="text-2xl font-semibold">Score sheet</h1>
+          <Alert tone="error">There is no such score sheet.</Alert>
+        </>
+      )}
+    </section>
+  );
+}
+
+function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number; grid: Grid }) {
+  const sheet = openSheet(userId, sheetId, grid);
+  const data = useSelector(sheet, (s) => s.context.data);
+  const saves = useSelector(sheet, (s) => s.context.saves);
+  const title = data
+    ? `${data.sheet.course_header.code} ${data.sheet.paper?.name ?? 'In-course'}, ${data.sheet.diet.code}: ${GRID_LABELS[grid]}`
+    : GRID_LABELS[grid];
+  const showReconciliation =
+    data?.sheet.kind === 'exam' && ['reconciling', 'locked', 'published'].includes(data.sheet.state);
+  return (
+    <>
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <SheetGrid sheet={sheet} />
+      {data?.editable && grid !== 'three' && (
+        <MarksFromPaper
+          sheetId={sheetId}
+          grid={grid}
+          reasonRequired={data.reason_required}
+          onImported={() => sheet.send({ type: 'sheet.reload' })}
+        />
+      )}
+      {showReconciliation && (
+        <Suspense fallback={<p className="text-slate-600">Loading the scripts out of tolerance…</p>}>
+          <Reconciliation
+            sheetId={sheetId}
+            version={data!.sheet.version}
+            flagged={data!.sheet.flagged}
+            saves={saves}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/**
+ * Marks from paper: the grid's CSV, checked first (a dry run: each row's problems by field), then its
+ * good rows saved through the grid's own save. The grid is loaded again afterwards.
+ */
+function MarksFromPaper({
+  sheetId,
+  grid,
+  reasonRequired,
+  onImported,
+}: {
+  sheetId: number;
+  grid: Grid;
+  reasonRequired: boolean;
+  onImported: () => void;
+}) {
+  const [result, setResult] = useState<{
+    report: ImportReport | null;
+    message: string;
+    tone: 'info' | 'error';
+  } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (form: HTMLFormElement, dryRun: boolean) => {
+    setBusy(true);
+    try {
+      const { report, message } = await importMarks(sheetId, grid, new FormData(form), dryRun);
+      setResult({ report, message: message ?? '', tone: 'info' });
+      if (!dryRun) onImported();
+    } catch (error) {
+      const failure = error as ApiFailure;
+      setResult({
+        report: null,
+        message: Object.values(failure.fields ?? {})[0]?.[0] ?? failure.message,
+        tone: 'error',
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const columns =
+    grid === 'in-course'
+      ? 'first_semester_score, second_semester_score, third_semester_score'
+      : 'q1 to q5, absent';
+  return (
+    <section className="mt-8 max-w-2xl" aria-labelledby="paper-marks-heading">
+      <h2 id="paper-marks-heading" className="text-lg font-semibold">
+        Marks from paper
+      </h2>
+      <p className="text-sm text-slate-600">
+        A CSV with the columns candidate_index, {columns}. Check it first; then import its good rows.
+      </p>
+      <form
+        className="mt-2 flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(event.currentTarget, true);
+        }}
+      >
+        <div className="w-72 max-w-full">
+          <label htmlFor="marks-csv" className="block text-sm font-medium text-slate-700">
+            Marks CSV
+          </label>
+          <input
+            id="marks-csv"
+            name="csv"
+            type="file"
+            accept=".csv,text/csv"
+            className="mt-1 block text-sm"
+          />
+        </div>
+        {reasonRequired && (
+          <TextField label="Why these marks change after submission" name="reason" id="import-reason" />
+        )}
+        <Button type="submit" variant="secondary" busy={busy} busyLabel="Checking…">
+          Check the file
+        </Button>
+        <Button
+          type="button"
+          disabled={busy || !result?.report?.good}
+          onClick={(event) => void run(event.currentTarget.form!, false)}
+        >
+          Import the good rows
+        </Button>
+      </form>
+      {result && (
+        <div className="mt-3" role="status">
+          <Alert tone={result.tone}>{result.message}</Alert>
+          {result.report && result.report.bad > 0 && (
+            <ul className="mt-2 list-disc pl-5 text-sm text-red-800">
+              {result.report.rows
+                .filter((row) => Object.keys(row.problems).length)
+                .map((row) => (
+                  <li key={row.row}>
+                    Row {row.row} ({row.candidate_index || 'no index number'}):{' '}
+                    {Object.entries(row.problems)
+                      .map(([field, problem]) => `${field}: ${problem}`)
+                      .join('; ')}
+                  </li>
+                ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Reconciliation({
+  sheetId,
+  version,
+  flagged,
+  saves,
+}: {
+  sheetId: number;
+  version: number;
+  flagged: number;
+  /** Rows saved on this page: each reads the table again (the old one stays until the new one is in). */
+  saves: number;
+}) {
+  const key = useDeferredValue(`score-reconciliation:${sheetId}:${version}:${flagged}:${saves}`);
+  const rows = useResource(key, () => loadReconciliation(sheetId));
+  const side = (marks: { marks: string[]; absent: boolean; total_score: string } | null) =>
+    !marks
+      ? '–'
+      : marks.absent
+        ? 'Absent'
+        : `${marks.marks.filter(Boolean).join(' + ')} = ${marks.total_score}`;
+  return (
+    <section className="mt-8" aria-labelledby="reconciliation-heading">
+      <h2 id="reconciliation-heading" className="text-lg font-semibold">
+        Scripts out of tolerance
+      </h2>
+      <p className="text-sm text-slate-600">
+        Both marks side by side. The third marker marks each script again; its final mark is the mean of the
+        third mark and whichever first mark is nearer to it.
+      </p>
+      <ListTable
+        head={['Candidate', 'Marker one', 'Marker two', 'Third marker', 'Why', 'Final']}
+        busy={false}
+        empty="No script is out of tolerance."
+        isEmpty={rows.length === 0}
+      >
+        {rows.map((row) => (
+          <tr key={row.candidate_id} data-testid={`flagged-${row.candidate_id}`}>
+            <th scope="row" className="px-4 py-2 text-left font-normal">
+              <span className="font-mono text-xs">{row.candidate_index}</span>
+              <span className="block">{row.name}</span>
+            </th>
+            <td className="px-4 py-2 tabular-nums">{side(row.one)}</td>
+            <td className="px-4 py-2 tabular-nums">{side(row.two)}</td>
+            <td className="px-4 py-2 tabular-nums">{side(row.three)}</td>
+            <td className="px-4 py-2 text-sm">
+              {
+                { question: 'A question apart', total: 'Totals apart', absence: 'Absent for one marker' }[
+                  row.why
+                ]
+              }
+            </td>
+            <td className="px-4 py-2 font-semibold tabular-nums">{row.final || 'Waiting'}</td>
+          </tr>
+        ))}
+      </ListTable>
+    </section>
+  );
+}

@@ -1,0 +1,252 @@
+import { useActorRef } from '@xstate/react';
+import { Suspense, useState } from 'react';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import {
+  GRID_LABELS,
+  SHEET_STATE_LABELS,
+  thirdMarkerNotNow,
+  type Grid,
+  type SheetRow,
+  type UserRef,
+} from '../../../contract/scores';
+import { formDialogMachine } from '../../../machines/formDialog.machine';
+import { loadCourseScoring, loadSheets, saveSheet, setMarkerThree } from '../../api/scores';
+import { useFormOptions } from '../../app/formOptions';
+import { useNotify } from '../../app/notify';
+import { forgetResource, useResource } from '../../app/resource';
+import { Button, SelectField, TextField } from '../../ui/controls';
+import { ListTable } from '../../ui/ListView';
+import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
+import { DietPicker, ScoreTabs, tell, useDiet, useUserId } from './scoreShared';
+
+// ---------------------------------------------------------------------------------------------------
+// Score sheets.
+
+export default function SheetsPage() {
+  return (
+    <section>
+      <ScoreTabs current="sheets" />
+      <h1 className="text-2xl font-semibold">Score Entry</h1>
+      <Suspense fallback={<p className="text-slate-600">Loading the sheets…</p>}>
+        <Sheets />
+      </Suspense>
+    </section>
+  );
+}
+
+function Sheets() {
+  const [diet, setDiet] = useDiet();
+  const [round, setRound] = useState(0);
+  const key = `score-sheets:${diet}:${round}`;
+  const { sheets, markers } = useResource(key, () => loadSheets(diet));
+  const refresh = () => {
+    forgetResource(key);
+    setRound((n) => n + 1);
+  };
+  const dialog = useActorRef(
+    formDialogMachine.provide({
+      actors: {
+        submit: fromPromise(async ({ input }) => {
+          const saved = await saveSheet(input);
+          refresh();
+          return saved;
+        }),
+      },
+    }),
+    { input: { successMessage: 'Score sheet created' } },
+  );
+  useNotify(dialog);
+  const userId = useUserId();
+  return (
+    <>
+      <div className="my-4 flex flex-wrap items-end justify-between gap-4">
+        <DietPicker diet={diet} onChange={setDiet} />
+        <Button onClick={() => dialog.send({ type: 'form.open', subject: null })}>Add a score sheet</Button>
+      </div>
+      <ListTable
+        head={['Course header', 'Paper', 'State', 'Markers', 'Candidates', 'Grids']}
+        busy={false}
+        empty="This diet has no score sheets yet."
+        isEmpty={sheets.length === 0}
+      >
+        {sheets.map((sheet) => (
+          <tr key={sheet.id} data-testid={`sheet-${sheet.id}`}>
+            <th scope="row" className="px-4 py-2 text-left font-mono">
+              {sheet.course_header.code}
+              {sheet.school && <span className="block text-xs font-normal">{sheet.school.code} only</span>}
+            </th>
+            <td className="px-4 py-2">{sheet.paper?.name ?? 'In-course'}</td>
+            <td className="px-4 py-2">
+              {SHEET_STATE_LABELS[sheet.state]}
+              {sheet.flagged > 0 && (
+                <span className="block text-xs text-amber-800">{sheet.flagged} for a third marker</span>
+              )}
+            </td>
+            <td className="px-4 py-2 text-sm">
+              {[sheet.marker_one, sheet.marker_two, sheet.marker_three]
+                .map((m, i) => (m ? `${i + 1}: ${m.name}${m.id === userId ? ' (you)' : ''}` : null))
+                .filter(Boolean)
+                .join('; ')}
+              {thirdMarkerNotNow(sheet) === null && !sheet.marker_three && (
+                <MarkerThreePicker sheet={sheet} markers={markers} onSet={refresh} />
+              )}
+            </td>
+            <td className="px-4 py-2 tabular-nums">{sheet.candidates}</td>
+            <td className="px-4 py-2">
+              <div className="flex flex-wrap gap-2">
+                {gridsOf(sheet).map((grid) => (
+                  <Link
+                    key={grid}
+                    href={`/score/sheet?sheet=${sheet.id}&grid=${grid}`}
+                    className="text-brand-700 underline-offset-2 hover:underline"
+                  >
+                    {GRID_LABELS[grid]}
+                    <span className="sr-only">
+                      {' '}
+                      of {sheet.course_header.code} {sheet.paper?.name ?? 'in-course'}
+                    </span>
+                  </Link>
+                ))}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
+      <SheetDialog dialog={dialog} diet={diet} markers={markers} />
+    </>
+  );
+}
+
+const gridsOf = (sheet: SheetRow): Grid[] =>
+  sheet.kind === 'in_course' ? ['in-course'] : sheet.marker_three ? ['one', 'two', 'three'] : ['one', 'two'];
+
+function MarkerThreePicker({
+  sheet,
+  markers,
+  onSet,
+}: {
+  sheet: SheetRow;
+  markers: UserRef[];
+  onSet: () => void;
+}) {
+  const choices = markers.filter((m) => m.id !== sheet.marker_one?.id && m.id !== sheet.marker_two?.id);
+  return (
+    <form
+      className="mt-2 flex items-end gap-2"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const id = Number(new FormData(event.currentTarget).get('marker_three'));
+        if (await tell(setMarkerThree(sheet.id, id))) onSet();
+      }}
+    >
+      <SelectField label="Third marker" name="marker_three" id={`marker-three-${sheet.id}`}>
+        {choices.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.name}
+          </option>
+        ))}
+      </SelectField>
+      <Button type="submit" variant="secondary">
+        Set
+      </Button>
+    </form>
+  );
+}
+
+function SheetDialog({ dialog, diet, markers }: { dialog: FormDialogRef; diet: string; markers: UserRef[] }) {
+  const options = useFormOptions();
+  const [kind, setKind] = useState<'exam' | 'in_course'>('exam');
+  const [course, setCourse] = useState(options.course_headers[0]?.code ?? '');
+  return (
+    <PageFormDialog
+      actor={dialog}
+      title="Add a score sheet"
+      submitLabel="Create"
+      busyLabel="Creating…"
+      closeLabel="Cancel"
+    >
+      {(error) => (
+        <>
+          <input type="hidden" name="diet" value={diet} />
+          <SelectField
+            label="Kind"
+            name="kind"
+            value={kind}
+            onChange={(e) => setKind(e.currentTarget.value as 'exam')}
+          >
+            <option value="exam">Exam paper (two markers)</option>
+            <option value="in_course">In-course scores</option>
+          </SelectField>
+          <SelectField
+            label="Course header"
+            name="course_header"
+            value={course}
+            onChange={(e) => setCourse(e.currentTarget.value)}
+            error={error('course_header')}
+          >
+            {options.course_headers.map((h) => (
+              <option key={h.code} value={h.code}>
+                {h.code}: {h.title}
+              </option>
+            ))}
+          </SelectField>
+          {kind === 'exam' && (
+            <Suspense fallback={<p className="text-sm text-slate-500">Loading papers…</p>}>
+              <PaperChoice course={course} error={error('paper_id')} />
+            </Suspense>
+          )}
+          <TextField
+            label="School code (empty: every school)"
+            name="school"
+            autoComplete="off"
+            error={error('school')}
+          />
+          <SelectField
+            label={kind === 'exam' ? 'Marker one' : 'Entered by'}
+            name="marker_one"
+            error={error('marker_one')}
+          >
+            {markers.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </SelectField>
+          {kind === 'exam' && (
+            <SelectField
+              label="Marker two"
+              name="marker_two"
+              defaultValue={markers[1]?.id}
+              error={error('marker_two')}
+            >
+              {markers.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </SelectField>
+          )}
+        </>
+      )}
+    </PageFormDialog>
+  );
+}
+
+function PaperChoice({ course, error }: { course: string; error?: string }) {
+  const scoring = useResource(`score-course:${course}`, () => loadCourseScoring(course));
+  return (
+    <SelectField
+      label="Paper"
+      name="paper_id"
+      error={error}
+      hint={scoring.papers.length ? undefined : 'Set this course header’s papers first.'}
+    >
+      {scoring.papers.map((paper) => (
+        <option key={paper.id} value={paper.id}>
+          {paper.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
