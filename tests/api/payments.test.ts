@@ -430,7 +430,11 @@ describe('one settle path: credited once however it arrives', () => {
 
   it('two paid payments for one candidate: the second credits nobody twice and is queued as a duplicate', async () => {
     const one = await start([ib[16], ib[17]]);
-    const two = await start([ib[17]]); // another tab, before the first was paid
+    // Declined, it lets its candidates go (tests/api/payments-once.test.ts): another tab pays for one...
+    await checkout(one.access_code, 'decline');
+    expect((await verify(one.reference)).body.data.status).toBe('failed');
+    const two = await start([ib[17]]);
+    // ...and the payer retries the declined card in the first transaction, as Paystack allows.
     await checkout(one.access_code, 'pay');
     await checkout(two.access_code, 'pay');
     expect((await verify(one.reference)).body.data.status).toBe('paid');
