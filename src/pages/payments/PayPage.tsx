@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import {
+  PAYMENT_STATUS_LABELS,
   formatNaira,
   receiptPage,
   type PayableFee,
@@ -273,6 +274,8 @@ function CandidatePicker({
   onChoose: (all: boolean, form?: HTMLFormElement) => void;
 }) {
   const unpaid = useResource(`unpaid-${fee.id}`, () => loadUnpaid(fee.id));
+  // Those a payment in progress holds cannot be ticked: the server refuses them until it ends.
+  const free = unpaid.filter((c) => !c.in_payment).length;
   if (!unpaid.length)
     return <p className="mt-2 text-slate-600">Every candidate this fee covers is paid for.</p>;
   return (
@@ -290,9 +293,15 @@ function CandidatePicker({
         <ul className="mt-2 max-h-80 overflow-y-auto rounded-md ring-1 ring-slate-200">
           {unpaid.map((c) => (
             <li key={c.id} className="border-b border-slate-100 px-3 py-2 last:border-0">
-              <label className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name="candidate" value={c.id} />
+              <label className="flex flex-wrap items-center gap-2 text-sm">
+                <input type="checkbox" name="candidate" value={c.id} disabled={!!c.in_payment} />
                 <span className="font-mono">{c.candidate_index}</span> {c.name} ({c.course_header})
+                {c.in_payment && (
+                  <span className="text-slate-600">
+                    · in payment <span className="font-mono break-all">{c.in_payment.reference}</span> (
+                    {PAYMENT_STATUS_LABELS[c.in_payment.status].toLowerCase()})
+                  </span>
+                )}
               </label>
             </li>
           ))}
@@ -302,8 +311,8 @@ function CandidatePicker({
         <Button type="submit" busy={busy} busyLabel="Working out the amount…">
           Pay for the ticked candidates
         </Button>
-        <Button type="button" variant="secondary" disabled={busy} onClick={() => onChoose(true)}>
-          Pay for all {unpaid.length} unpaid
+        <Button type="button" variant="secondary" disabled={busy || !free} onClick={() => onChoose(true)}>
+          Pay for all {free} unpaid{free < unpaid.length ? ' not in a payment' : ''}
         </Button>
       </div>
     </form>

@@ -53,6 +53,14 @@ function Receipt({ reference }: { reference: string }) {
           Print
         </Button>
       </header>
+      {payment.notice && (
+        <p
+          data-testid="receipt-notice"
+          className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900"
+        >
+          {payment.notice}
+        </p>
+      )}
       <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-600">School</dt>
         <dd>
