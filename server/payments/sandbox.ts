@@ -265,8 +265,15 @@ const page = (title: string, body: unknown) =>
           body {
             font-family: system-ui, sans-serif;
             margin: 0;
-            padding: 1.5rem;
+            padding: 1rem 1rem 0.5rem;
             color: #0f172a;
+          }
+          h1 {
+            font-size: 1.25rem;
+            margin: 0 6rem 0.5rem 0;
+          }
+          p {
+            margin: 0.5rem 0;
           }
           .note {
             background: #fef3c7;
@@ -353,7 +360,7 @@ const INLINE_JS = `(() => {
       const frame = document.createElement('iframe');
       frame.title = 'Sandbox checkout';
       frame.src = '${SANDBOX_PREFIX}/checkout/' + encodeURIComponent(accessCode);
-      frame.style.cssText = 'border:0;width:100%;height:26rem;border-radius:.5rem';
+      frame.style.cssText = 'border:0;width:100%;height:min(30rem,calc(100vh - 2rem));border-radius:.5rem;display:block';
       panel.append(close, frame);
       overlay.append(panel);
       let done = false;
