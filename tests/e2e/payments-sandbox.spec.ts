@@ -42,9 +42,9 @@ for (const [label, viewport] of [
   ['desk width', { width: 1280, height: 720 }],
 ] as const) {
   test(`the sandbox checkout's buttons are all in view on ${label}`, async ({ page }) => {
-    await page.setViewportSize(viewport);
     await signIn(page, 'school1@example.org');
     await openCheckout(page);
+    await page.setViewportSize(viewport);
     await expect(page.locator('iframe[title="Sandbox checkout"]')).toBeInViewport({ ratio: 1 });
     for (const name of CHOICES) {
       const button = checkout(page).getByRole('button', { name, exact: true });
@@ -65,7 +65,6 @@ for (const [label, viewport] of [
 }
 
 test('a sandbox payment’s receipt says it was simulated and no money moved', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, 'school1@example.org');
   await openCheckout(page);
   await checkout(page).getByRole('button', { name: 'Pay', exact: true }).click();
@@ -75,6 +74,8 @@ test('a sandbox payment’s receipt says it was simulated and no money moved', a
   const receipt = page.getByRole('article', { name: /^Receipt RCT\// });
   await expect(receipt).toBeVisible();
   await expect(receipt.getByTestId('receipt-notice')).toHaveText(SANDBOX_NOTICE);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(receipt.getByTestId('receipt-notice')).toBeInViewport();
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
   ).toBeLessThanOrEqual(0);
