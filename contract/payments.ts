@@ -46,6 +46,16 @@ export const PAYMENT_REFERENCE_PATTERN = /^[A-Za-z0-9.=-]{6,100}$/;
  */
 export const PAYMENT_STATUSES = ['initialised', 'pending', 'paid', 'failed', 'abandoned', 'review'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/**
+ * The states in which a payment holds its candidates (or its school) for its fee: started, pending, or
+ * paid. While one does, no other payment for the same candidate and fee can start; a failed, abandoned
+ * or under-review payment lets them go (server/payments/settle.ts).
+ */
+export const PAYMENT_LIVE_STATUSES = [
+  'initialised',
+  'pending',
+  'paid',
+] as const satisfies readonly PaymentStatus[];
 export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   initialised: 'Started',
   pending: 'Pending',
@@ -116,6 +126,8 @@ export interface UnpaidCandidate {
   candidate_index: string | null;
   name: string;
   course_header: string;
+  /** The payment in progress that holds them for this fee (another cannot start), or null. */
+  in_payment?: { reference: string; status: PaymentStatus } | null;
 }
 
 /** What a school is asked to pay before it pays: the server's sum, never the browser's. */
@@ -155,7 +167,14 @@ export interface PaymentDetail extends PaymentRow {
   covered: UnpaidCandidate[];
   paid_by: string | null;
   channel: string | null;
+  /** Whether the portal's sandbox took it (no Paystack keys): simulated, no money moved. */
+  simulated: boolean;
+  /** What the receipt says of it: SANDBOX_NOTICE for a simulated payment, else null. */
+  notice: string | null;
 }
+
+/** What every receipt, the sandbox's checkout and the start banner say when no Paystack keys are set. */
+export const SANDBOX_NOTICE = 'Sandbox: payments are simulated and no money moves.';
 
 export interface PaymentIssueRow {
   id: number;
@@ -240,6 +259,13 @@ export const PAYMENT_MESSAGES = {
   nothingToPay: 'There is nothing left to pay for this fee.',
   /** Some chosen candidates were paid for meanwhile (another tab, another admin). */
   alreadyPaid: 'Some of these candidates have been paid for already. Check the list and try again.',
+  /** A chosen candidate (or, per school, the school) is in another payment in progress for this fee. */
+  inPayment: (who: string, reference: string, status: PaymentStatus) =>
+    `${who} is already in payment ${reference} (${PAYMENT_STATUS_LABELS[status].toLowerCase()}); finish or cancel that payment first`,
+  inPaymentMeanwhile:
+    'Some of these candidates were put in another payment meanwhile. Check the list and try again.',
+  schoolInPayment: (reference: string, status: PaymentStatus) =>
+    `Your school is already in payment ${reference} (${PAYMENT_STATUS_LABELS[status].toLowerCase()}) for this fee; finish or cancel that payment first`,
   schoolSuspended: 'Your school is suspended, so it cannot pay now. Message the board.',
   started: 'Payment started.',
   notFound: 'There is no payment with this reference.',

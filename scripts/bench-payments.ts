@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PAYMENT_PATHS, type PayableFees, type PaymentRow, type UnpaidCandidate } from '../contract/payments';
-import { SANDBOX_PREFIX, SANDBOX_SECRET_KEY, signBody } from '../server/payments/provider';
+import { randomBytes } from 'node:crypto';
+import { SANDBOX_PREFIX, signBody } from '../server/payments/provider';
 import { createBenchDatabase, signIn, startServer } from './bench-candidates';
 
 /**
@@ -18,6 +19,8 @@ import { createBenchDatabase, signIn, startServer } from './bench-candidates';
 const BURST = Number(process.env.BENCH_WEBHOOKS ?? 50);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
 const SCHOOL = 'school1@example.org';
+/** The sandbox's secret key for the portals this bench starts (each start's own random one otherwise). */
+const SANDBOX_SECRET_KEY = `sk_bench_${randomBytes(24).toString('hex')}`;
 
 /** The p-th percentile (0-100) of some timings; with `ms` and `json`, shared by the later bench parts. */
 export const percentile = (values: number[], p: number) => {
@@ -53,7 +56,7 @@ async function burst(url: string, references: string[]) {
 }
 
 async function run(label: string, env: Record<string, string>, dataDir: string, port: number) {
-  const server = await startServer(env, port);
+  const server = await startServer({ ...env, SANDBOX_SECRET_KEY }, port);
   try {
     const token = await signIn(server.url, dataDir, SCHOOL);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

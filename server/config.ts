@@ -34,6 +34,11 @@ export interface Config {
   trustProxy: TrustProxy | null;
   /** Paystack's keys when both are set; the portal's own sandbox provider otherwise (server/payments/). */
   paystack: PaystackConfig | null;
+  /**
+   * The sandbox provider's secret key (SANDBOX_SECRET_KEY, 32 characters or more), for a script that
+   * drives the sandbox of a portal it started (the payments bench); null: a random one each start.
+   */
+  sandboxSecretKey: string | null;
 }
 
 export interface PaystackConfig {
@@ -211,6 +216,14 @@ export function loadConfig(env: Env = process.env): Config {
     return { secretKey, publicKey };
   };
 
+  const sandboxSecretKey = (): string | null => {
+    const key = text('SANDBOX_SECRET_KEY');
+    if (key !== null && !/^[\w-]{32,200}$/.test(key)) {
+      problems.push('SANDBOX_SECRET_KEY must be 32 to 200 letters, digits, _ or -.');
+    }
+    return key;
+  };
+
   const port = integer('PORT', 3000, 0, 65535);
   const publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const mailFrom = text('MAIL_FROM') ?? 'Examinations Board Portal <no-reply@portal.local>';
@@ -232,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3(),
     trustProxy: trustProxy(),
     paystack: paystack(),
+    sandboxSecretKey: sandboxSecretKey(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

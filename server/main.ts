@@ -8,6 +8,7 @@ import { DataDirLockedError } from './db/lock';
 import { S3StorageError } from './storage/s3';
 import { DEMO_MARKERS } from './db/demo/scores';
 import { DEMO_PASSWORD, DEMO_SIGN_INS } from './db/seed';
+import { SANDBOX_NOTICE } from '../contract/payments';
 import { startPortal } from './portal';
 
 async function main() {
@@ -37,6 +38,9 @@ async function main() {
     `  The examination portal is running at ${portal.url}`,
     `  Database: ${portal.database.driver === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`,
     `  Mail: ${portal.mailer.describe()}`,
+    portal.payments.info.name === 'sandbox'
+      ? `  Payments: the sandbox provider (no Paystack keys set). ${SANDBOX_NOTICE}`
+      : '  Payments: Paystack',
   ];
   if (portal.database.driver === 'pglite' || config.seedDemo) {
     lines.push(`  Demo sign-ins (password: ${DEMO_PASSWORD}):`);

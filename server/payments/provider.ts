@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentProviderInfo } from '../../contract/payments';
 import type { Config } from '../config';
 import { ProviderUnavailable } from '../errors';
@@ -42,12 +42,20 @@ export interface PaymentProvider {
   signatureValid(rawBody: string, signature: string | undefined): boolean;
   /** The secret the webhook is signed with (the sandbox signs its own deliveries with it). */
   sign(rawBody: string): string;
+  /** The Authorization header this client sends (`Bearer <secret key>`); never logged. */
+  authorization(): string;
+  /** Whether an Authorization header carries this client's secret key (compared in constant time). */
+  keyValid(authorization: string | undefined): boolean;
 }
 
 export const PAYSTACK_API = 'https://api.paystack.co';
 export const PAYSTACK_SCRIPT = 'https://js.paystack.co/v2/inline.js';
-/** The sandbox's secret: it signs the sandbox's webhooks, which never credit on their own say-so. */
-export const SANDBOX_SECRET_KEY = 'sk_test_portal_sandbox';
+/**
+ * The sandbox's secret key: random for each start of the process, known only to this process's provider
+ * client. The sandbox's API answers only calls that carry it (as Paystack's requires its secret key), and
+ * its webhooks are signed with it, so nobody else can ask it, drive it, or sign a webhook the portal takes.
+ */
+export const newSandboxSecret = () => `sk_sandbox_${randomBytes(32).toString('hex')}`;
 export const SANDBOX_PREFIX = '/sandbox/paystack';
 
 const TIMEOUT_MS = 15_000;
@@ -101,6 +109,8 @@ export function paystackClient({
   }
 
   const sign = (rawBody: string) => signBody(secretKey, rawBody);
+  const authorization = () => `Bearer ${secretKey}`;
+  const expectedKey = createHmac('sha256', 'key').update(authorization()).digest();
 
   return {
     info,
@@ -151,6 +161,12 @@ export function paystackClient({
       return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
     },
     sign,
+    authorization,
+    keyValid(header) {
+      if (typeof header !== 'string') return false;
+      // Digests of equal length, so the comparison takes the same time whatever was sent.
+      return timingSafeEqual(expectedKey, createHmac('sha256', 'key').update(header).digest());
+    },
   };
 }
 
@@ -168,7 +184,7 @@ export function createPaymentProvider(config: Config, selfUrl: () => string): Pa
   }
   return paystackClient({
     baseUrl: () => `${selfUrl()}${SANDBOX_PREFIX}`,
-    secretKey: SANDBOX_SECRET_KEY,
+    secretKey: config.sandboxSecretKey ?? newSandboxSecret(),
     info: { name: 'sandbox', script_url: `${SANDBOX_PREFIX}/inline.js` },
   });
 }

@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import { formatNaira, PAYMENT_PATHS } from '../../contract/payments';
+import { formatNaira, PAYMENT_PATHS, SANDBOX_NOTICE } from '../../contract/payments';
 import type { Database } from '../db/client';
 import { sandboxTransactions } from '../db/schema';
 import type { Deps } from '../http/context';
-import { SANDBOX_PREFIX, SANDBOX_SECRET_KEY, type PaymentProvider } from './provider';
+import { SANDBOX_PREFIX, type PaymentProvider } from './provider';
 
 /**
  * The sandbox provider, served by the portal itself when no Paystack keys are set: Paystack's HTTP API
@@ -86,12 +86,13 @@ export async function deliverWebhook(
   if (response.status !== 200) throw new Error(`The webhook was answered ${response.status}`);
 }
 
-const authorised = (c: Context) => c.req.header('authorization') === `Bearer ${SANDBOX_SECRET_KEY}`;
 const refused = (c: Context) => c.json({ status: false, message: 'Invalid key' }, 401);
 const notFound = (c: Context) => c.json({ status: false, message: 'Transaction reference not found' }, 400);
 
-export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock'>) {
+export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock' | 'payments'>) {
   const db = () => deps.database.db;
+  // Only the portal's own provider client knows this start's secret key (server/payments/provider.ts).
+  const authorised = (c: Context) => deps.payments.keyValid(c.req.header('authorization'));
   const now = () => deps.clock?.() ?? new Date();
   const find = async (column: 'reference' | 'accessCode', value: string) =>
     (await db().select().from(sandboxTransactions).where(eq(sandboxTransactions[column], value)))[0];
@@ -123,7 +124,7 @@ export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock'>) {
     if (await find('reference', reference)) {
       return c.json({ status: false, message: 'Duplicate Transaction Reference' }, 400);
     }
-    const accessCode = randomBytes(8).toString('hex');
+    const accessCode = randomBytes(16).toString('hex');
     await db()
       .insert(sandboxTransactions)
       .values({
@@ -199,7 +200,7 @@ export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock'>) {
     return c.html(
       page(
         'Sandbox checkout',
-        html`<p class="note">Sandbox: no money moves. Choose what the payer does.</p>
+        html`<p class="note"><strong>${SANDBOX_NOTICE}</strong> Choose what the payer does.</p>
           <p>Pay <strong>${formatNaira(row.amountKobo)}</strong></p>
           <p class="muted">${row.email} · ${row.reference}</p>
           ${
@@ -264,8 +265,15 @@ const page = (title: string, body: unknown) =>
           body {
             font-family: system-ui, sans-serif;
             margin: 0;
-            padding: 1.5rem;
+            padding: 1rem 1rem 0.5rem;
             color: #0f172a;
+          }
+          h1 {
+            font-size: 1.25rem;
+            margin: 0 6rem 0.5rem 0;
+          }
+          p {
+            margin: 0.5rem 0;
           }
           .note {
             background: #fef3c7;
@@ -352,7 +360,7 @@ const INLINE_JS = `(() => {
       const frame = document.createElement('iframe');
       frame.title = 'Sandbox checkout';
       frame.src = '${SANDBOX_PREFIX}/checkout/' + encodeURIComponent(accessCode);
-      frame.style.cssText = 'border:0;width:100%;height:26rem;border-radius:.5rem';
+      frame.style.cssText = 'border:0;width:100%;height:min(30rem,calc(100vh - 2rem));border-radius:.5rem;display:block';
       panel.append(close, frame);
       overlay.append(panel);
       let done = false;

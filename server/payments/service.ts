@@ -5,6 +5,7 @@ import { formatPersonName } from '../../contract/format';
 import {
   PAYMENT_CURRENCY,
   PAYMENT_MESSAGES as M,
+  SANDBOX_NOTICE,
   type PayableFee,
   type PaymentDetail,
   type PaymentQuote,
@@ -18,6 +19,7 @@ import type { Database } from '../db/client';
 import {
   candidates,
   courseHeaders,
+  dietExtensions,
   diets,
   fees,
   paymentItems,
@@ -27,6 +29,7 @@ import {
   trainingSchools,
   users,
 } from '../db/schema';
+import { isUniqueViolation } from '../db/errors';
 import { Invalid, NotFound, Refused } from '../errors';
 import { completeFees, selectFees, toFeeRow } from './fees';
 import type { PaymentProvider } from './provider';
@@ -40,23 +43,36 @@ type StoredFee = typeof fees.$inferSelect;
 type Choice = Awaited<ReturnType<typeof paymentChoiceValidator.validate>>;
 
 /**
- * The school's candidates a per-candidate fee covers: registered for its diet (registration, late
- * registration, other), entered as resits for its diet (resit), or indexed at the school (indexing);
- * under its course headers when it names some.
+ * Who owes a per-candidate fee: the one place that decides, used by the counts, the unpaid list, the
+ * quote and the start. The school's candidates under the fee's course headers (all, when it names none)
+ * who, for the fee's diet:
+ * - registration, other: are registered;
+ * - late registration: are registered, and were registered at or after the school's window closed (the
+ *   diet's close, or the school's extension when it runs later): nobody owes it while the window is open;
+ * - resit: have a resit entry (not removed);
+ * - indexing: every candidate of the school (each has an index number once added).
  */
-function coveredBy(fee: StoredFee, schoolId: number): SQL {
+export function owedBy(fee: StoredFee, schoolId: number): SQL {
   const conditions: SQL[] = [eq(candidates.trainingSchoolId, schoolId)];
   if (fee.courseHeaderIds.length) {
     conditions.push(inArray(candidates.courseHeaderId, fee.courseHeaderIds));
   }
-  if (fee.kind === 'resit') {
-    conditions.push(
-      sql`exists (select 1 from ${resits} where ${resits.candidateId} = ${candidates.id} and ${resits.dietId} = ${fee.dietId} and ${resits.removedAt} is null)`,
-    );
-  } else if (fee.kind !== 'indexing') {
-    conditions.push(
-      sql`exists (select 1 from ${registrations} where ${registrations.candidateId} = ${candidates.id} and ${registrations.dietId} = ${fee.dietId} and ${registrations.regStatus} = 'registered')`,
-    );
+  const registered = sql`${registrations.candidateId} = ${candidates.id} and ${registrations.dietId} = ${fee.dietId} and ${registrations.regStatus} = 'registered'`;
+  switch (fee.kind) {
+    case 'resit':
+      conditions.push(
+        sql`exists (select 1 from ${resits} where ${resits.candidateId} = ${candidates.id} and ${resits.dietId} = ${fee.dietId} and ${resits.removedAt} is null)`,
+      );
+      break;
+    case 'late_registration':
+      conditions.push(
+        sql`exists (select 1 from ${registrations} join ${diets} on ${diets.id} = ${registrations.dietId} left join ${dietExtensions} on ${dietExtensions.dietId} = ${registrations.dietId} and ${dietExtensions.trainingSchoolId} = ${candidates.trainingSchoolId} where ${registered} and ${registrations.createdAt} >= greatest(${diets.registrationClosesAt}, ${dietExtensions.until}))`,
+      );
+      break;
+    case 'indexing':
+      break;
+    default:
+      conditions.push(sql`exists (select 1 from ${registrations} where ${registered})`);
   }
   return and(...conditions)!;
 }
@@ -88,16 +104,57 @@ const toCandidate = (row: {
   course_header: row.course_header,
 });
 
-/** The school's candidates the fee covers that are not paid for yet, by index number. */
-export async function unpaidCandidates(db: Database, fee: StoredFee, schoolId: number) {
+/**
+ * The school's candidates who owe the fee and are not paid for yet, by index number, each with the
+ * payment in progress that holds them (its live item), if any.
+ */
+export async function unpaidCandidates(
+  db: Database,
+  fee: StoredFee,
+  schoolId: number,
+): Promise<UnpaidCandidate[]> {
   const rows = await db
-    .select(candidateColumns)
+    .select({ ...candidateColumns, reference: payments.reference, status: payments.status })
     .from(candidates)
     .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
-    .where(and(coveredBy(fee, schoolId), sql`not ${creditedFor(fee.id)}`))
+    .leftJoin(
+      paymentItems,
+      and(
+        eq(paymentItems.feeId, fee.id),
+        eq(paymentItems.candidateId, candidates.id),
+        eq(paymentItems.live, true),
+      ),
+    )
+    .leftJoin(payments, eq(payments.id, paymentItems.paymentId))
+    .where(and(owedBy(fee, schoolId), sql`not ${creditedFor(fee.id)}`))
     .orderBy(asc(candidates.candidateIndex));
-  return rows.map(toCandidate);
+  return rows.map((row) => ({
+    ...toCandidate(row),
+    in_payment: row.reference && row.status ? { reference: row.reference, status: row.status } : null,
+  }));
 }
+
+/** The school's payment in progress for a per-school fee (its live item not credited), if any. */
+async function schoolInPayment(db: Database, feeId: number, schoolId: number) {
+  const [row] = await db
+    .select({ reference: payments.reference, status: payments.status })
+    .from(paymentItems)
+    .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
+    .where(
+      and(
+        eq(paymentItems.feeId, feeId),
+        eq(paymentItems.trainingSchoolId, schoolId),
+        isNull(paymentItems.candidateId),
+        eq(paymentItems.live, true),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The refusal for a chosen candidate (or the school) another payment in progress holds. */
+const heldRefusal = (held: UnpaidCandidate) =>
+  new Refused(409, M.inPayment(held.name, held.in_payment!.reference, held.in_payment!.status));
 
 async function countCovered(db: Database, fee: StoredFee, schoolId: number) {
   const [row] = await db
@@ -106,7 +163,7 @@ async function countCovered(db: Database, fee: StoredFee, schoolId: number) {
       paid: sql<number>`count(*) filter (where ${creditedFor(fee.id)})::int`,
     })
     .from(candidates)
-    .where(coveredBy(fee, schoolId));
+    .where(owedBy(fee, schoolId));
   return { unpaid: row.all - row.paid, paid: row.paid };
 }
 
@@ -166,13 +223,17 @@ export async function quote(db: Database, schoolId: number, choice: Choice): Pro
   const about = { id: fee.id, title: fee.title, basis: fee.basis };
   if (fee.basis === 'school') {
     if (await schoolPaid(db, fee.id, schoolId)) throw new Refused(409, M.nothingToPay);
+    const held = await schoolInPayment(db, fee.id, schoolId);
+    if (held) throw new Refused(409, M.schoolInPayment(held.reference, held.status));
     return { fee: about, amount_kobo: fee.amountKobo, candidates: [] };
   }
   const unpaid = await unpaidCandidates(db, fee, schoolId);
   let chosen: UnpaidCandidate[];
   if (choice.all) {
-    if (!unpaid.length) throw new Refused(409, M.nothingToPay);
-    chosen = unpaid;
+    // All who are free: those in a payment in progress are left to it.
+    chosen = unpaid.filter((c) => !c.in_payment);
+    if (!chosen.length && unpaid.length) throw heldRefusal(unpaid[0]);
+    if (!chosen.length) throw new Refused(409, M.nothingToPay);
   } else {
     const ids = choice.candidate_ids ?? [];
     if (!ids.length) throw new Invalid({ candidate_ids: [M.candidatesRequired] });
@@ -183,13 +244,19 @@ export async function quote(db: Database, schoolId: number, choice: Choice): Pro
       const covered = await db
         .select({ id: candidates.id })
         .from(candidates)
-        .where(and(coveredBy(fee, schoolId), inArray(candidates.id, missing)));
+        .where(and(owedBy(fee, schoolId), inArray(candidates.id, missing)));
       if (covered.length === missing.length) throw new Refused(409, M.alreadyPaid);
       throw new Invalid({ candidate_ids: [M.candidatesInvalid] });
     }
     chosen = ids.map((id) => byId.get(id)!);
+    const held = chosen.find((c) => c.in_payment);
+    if (held) throw heldRefusal(held);
   }
-  return { fee: about, amount_kobo: fee.amountKobo * chosen.length, candidates: chosen };
+  return {
+    fee: about,
+    amount_kobo: fee.amountKobo * chosen.length,
+    candidates: chosen.map(({ in_payment: _, ...candidate }) => candidate),
+  };
 }
 
 /** A reference nobody can guess, that Paystack takes (letters, digits, '-'). */
@@ -223,47 +290,57 @@ export async function startPayment(
     metadata: { school: school.code, fee_id: quoted.fee.id, candidates: quoted.candidates.length },
   });
   const fee = await payableFee(db, choice.fee_id);
-  await db.transaction(async (tx) => {
-    const [payment] = await tx
-      .insert(payments)
-      .values({
-        reference,
-        provider: provider.info.name,
-        feeId: fee.id,
-        trainingSchoolId: schoolId,
-        amountKobo: quoted.amount_kobo,
-        currency: PAYMENT_CURRENCY,
-        status: 'initialised',
-        accessCode,
-        email: payer.email,
-        initiatedBy: userOf(actor),
-        // Asked again by the re-query job if nobody verifies it (server/payments/settle.ts).
-        nextCheckAt: sql`now() + interval '5 minutes'`,
-      })
-      .returning();
-    const items = quoted.candidates.length
-      ? quoted.candidates.map((c) => ({ candidateId: c.id }))
-      : [{ candidateId: null }];
-    await tx.insert(paymentItems).values(
-      items.map((item) => ({
-        paymentId: payment.id,
-        feeId: fee.id,
-        trainingSchoolId: schoolId,
-        candidateId: item.candidateId,
-        amountKobo: fee.amountKobo,
-      })),
-    );
-    await audit(tx, actor, {
-      action: 'payment.started',
-      entityId: payment.id,
-      after: {
-        reference,
-        fee_id: fee.id,
-        amount_kobo: quoted.amount_kobo,
-        candidates: quoted.candidates.map((c) => c.id),
-      },
+  // Recorded with its items live in one transaction: the partial unique indexes on live items refuse a
+  // second payment in progress for a candidate (or school) and fee, however many starts race.
+  await db
+    .transaction(async (tx) => {
+      const [payment] = await tx
+        .insert(payments)
+        .values({
+          reference,
+          provider: provider.info.name,
+          feeId: fee.id,
+          trainingSchoolId: schoolId,
+          amountKobo: quoted.amount_kobo,
+          currency: PAYMENT_CURRENCY,
+          status: 'initialised',
+          accessCode,
+          email: payer.email,
+          initiatedBy: userOf(actor),
+          // Asked again by the re-query job if nobody verifies it (server/payments/settle.ts).
+          nextCheckAt: sql`now() + interval '5 minutes'`,
+        })
+        .returning();
+      const items = quoted.candidates.length
+        ? quoted.candidates.map((c) => ({ candidateId: c.id }))
+        : [{ candidateId: null }];
+      await tx.insert(paymentItems).values(
+        items.map((item) => ({
+          paymentId: payment.id,
+          feeId: fee.id,
+          trainingSchoolId: schoolId,
+          candidateId: item.candidateId,
+          amountKobo: fee.amountKobo,
+          live: true,
+        })),
+      );
+      await audit(tx, actor, {
+        action: 'payment.started',
+        entityId: payment.id,
+        after: {
+          reference,
+          fee_id: fee.id,
+          amount_kobo: quoted.amount_kobo,
+          candidates: quoted.candidates.map((c) => c.id),
+        },
+      });
+    })
+    .catch(async (error: unknown) => {
+      // Another start took a candidate meanwhile (it has committed): say which payment holds whom.
+      if (!isUniqueViolation(error)) throw error;
+      await quote(db, schoolId, choice);
+      throw new Refused(409, M.inPaymentMeanwhile);
     });
-  });
   return { reference, access_code: accessCode, amount_kobo: quoted.amount_kobo };
 }
 
@@ -325,11 +402,14 @@ export async function paymentDetail(
   const [payer] = row.payment.initiatedBy
     ? await db.select({ name: users.name }).from(users).where(eq(users.id, row.payment.initiatedBy))
     : [];
+  const simulated = row.payment.provider === 'sandbox';
   return {
     ...toPaymentRow(row),
     covered: covered.map(toCandidate),
     paid_by: payer?.name ?? null,
     channel: row.payment.channel,
+    simulated,
+    notice: simulated ? SANDBOX_NOTICE : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import {
   PAYMENT_ISSUE_LABELS,
+  PAYMENT_LIVE_STATUSES,
   PAYMENT_PENDING_HOURS,
   formatNaira,
   type PaymentIssueKind,
@@ -91,6 +92,19 @@ async function creditItems(tx: Database, payment: StoredPayment) {
   return left;
 }
 
+/**
+ * Lets a payment's candidates (or school) go for its fee: it failed, was abandoned or went to review,
+ * so another payment may start for them. Once let go an item is never held again: if the payer still
+ * completes this payment at the provider, it is credited where no other payment was, and what was paid
+ * twice goes to the queue as a duplicate (creditItems).
+ */
+async function release(tx: Database, paymentId: number) {
+  await tx
+    .update(paymentItems)
+    .set({ live: false })
+    .where(and(eq(paymentItems.paymentId, paymentId), eq(paymentItems.live, true)));
+}
+
 /** Rows of a raw `execute`, from either driver (pg's result has `rows`; PGlite's too). */
 const rowsOf = (result: unknown): unknown[] => (result as { rows: unknown[] }).rows;
 
@@ -166,6 +180,7 @@ export async function settle(
           .update(payments)
           .set({ ...base, status: 'review', nextCheckAt: null })
           .where(eq(payments.id, payment.id));
+        await release(tx, payment.id);
         await openIssue(tx, actor, {
           kind: 'amount_mismatch',
           reference,
@@ -221,6 +236,7 @@ export async function settle(
       .update(payments)
       .set({ ...base, status, nextCheckAt })
       .where(eq(payments.id, payment.id));
+    if (!(PAYMENT_LIVE_STATUSES as readonly PaymentStatus[]).includes(status)) await release(tx, payment.id);
     if (status !== payment.status) {
       await audit(tx, actor, {
         action: 'payment.status_changed',

@@ -16,7 +16,14 @@ import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
 import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
 import { SCORE_PATHS, type ReconciliationRow, type ResultRow, type SheetRow } from '../../contract/scores';
-import { PAYMENT_PATHS, type FeeRow, type PaymentIssueRow, type PaymentRow } from '../../contract/payments';
+import {
+  PAYMENT_PATHS,
+  type FeeRow,
+  type PayableFees,
+  type PaymentIssueRow,
+  type PaymentRow,
+  type UnpaidCandidate,
+} from '../../contract/payments';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/db/demo/accounts';
@@ -228,6 +235,20 @@ describe('what the board admin sees', () => {
     );
     const queue = await get<Page<PaymentIssueRow>>(`${PAYMENT_PATHS.issues}?state=open`, tokens.admin);
     expect(queue.items.map((issue) => issue.kind)).toEqual(['amount_mismatch']);
+    // Registration is open, so nobody owes the late fee yet; the held (pending) candidates are shown held.
+    const payable = await get<PayableFees>(PAYMENT_PATHS.payableFees, tokens.school1);
+    const late = payable.fees.find((fee) => fee.kind === 'late_registration')!;
+    expect(late).toMatchObject({ unpaid: 0, paid: 0 });
+    const registration = payable.fees.find((fee) => fee.kind === 'registration')!;
+    expect(registration.unpaid).toBeGreaterThan(0);
+    const unpaid = await get<UnpaidCandidate[]>(PAYMENT_PATHS.unpaid(registration.id), tokens.school1);
+    const pending = histories.items.find((p) => p.status === 'pending')!;
+    expect(unpaid.filter((c) => c.in_payment).map((c) => c.in_payment)).toEqual(
+      Array.from({ length: pending.candidates }, () => ({
+        reference: pending.transaction_ref,
+        status: 'pending',
+      })),
+    );
     // A demo payment verifies against the sandbox's own book, as a real one would.
     const paid = histories.items.find((p) => p.status === 'paid' && p.school.code === 'SHT-IB')!;
     const verified = await t.request(

@@ -86,7 +86,7 @@ describe('without keys (the sandbox)', () => {
     expect(unkeyed.status).toBe(401);
     const large = await fetch(`${t.url}/sandbox/paystack/transaction/initialize`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sk_test_portal_sandbox', 'content-type': 'application/json' },
+      headers: { authorization: t.portal.payments.authorization(), 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'x@example.org', amount: 100, metadata: 'x'.repeat(40_000) }),
     });
     expect(large.status).toBe(413);

@@ -52,6 +52,8 @@ const detail = (status: PaymentDetail['status']): PaymentDetail => ({
   covered: QUOTE.candidates,
   paid_by: 'School One',
   channel: null,
+  simulated: true,
+  notice: null,
 });
 
 const offline: ApiFailure = { status: 0, message: 'The network is unreachable.', fields: {} };

@@ -157,6 +157,8 @@ export async function seedPayments(
         candidateId: c.id,
         amountKobo: registration.amountKobo,
         credited: outcome === 'paid',
+        // Paid and pending payments hold their candidates; a declined, abandoned or reviewed one let go.
+        live: outcome === 'paid' || outcome === 'pending',
       })),
     );
     if (outcome === 'review') {

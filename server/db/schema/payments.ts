@@ -116,6 +116,12 @@ export const paymentItems = pgTable(
     candidateId: integer('candidate_id').references(() => candidates.id),
     amountKobo: integer('amount_kobo').notNull(),
     credited: boolean('credited').notNull().default(false),
+    /**
+     * Whether this item holds its candidate (or, per school, its school) for its fee: set by the start,
+     * cleared by the settle path when its payment fails, is abandoned or goes to review. At most one
+     * live item a fee and candidate (the partial unique indexes below), so one payment at a time.
+     */
+    live: boolean('live').notNull().default(false),
   },
   (t) => [
     index('payment_items_payment_idx').on(t.paymentId),
@@ -125,6 +131,12 @@ export const paymentItems = pgTable(
     uniqueIndex('payment_items_school_credit_key')
       .on(t.feeId, t.trainingSchoolId)
       .where(sql`${t.credited} and ${t.candidateId} is null`),
+    uniqueIndex('payment_items_candidate_live_key')
+      .on(t.feeId, t.candidateId)
+      .where(sql`${t.live} and ${t.candidateId} is not null`),
+    uniqueIndex('payment_items_school_live_key')
+      .on(t.feeId, t.trainingSchoolId)
+      .where(sql`${t.live} and ${t.candidateId} is null`),
     index('payment_items_candidate_idx').on(t.candidateId, t.feeId),
   ],
 );

@@ -1,0 +1,24 @@
+import { formatNaira } from '../../../contract/payments';
+import type { Role } from '../../../contract/roles';
+import { useSession } from '../../app/actors';
+import { PageTabs } from '../../ui/PageTabs';
+
+/** What the payments tabs share: the caller's role, the tabs, money as shown. */
+
+export const useRole = () => useSession((s) => s.context.user?.user_role ?? null) as Role | null;
+
+export function PaymentTabs({ current }: { current: 'home' | 'histories' | 'reconciliation' }) {
+  const role = useRole();
+  const tabs = [
+    { href: '/payments', label: role === 'admin' ? 'Fees' : 'Pay', current: current === 'home' },
+    { href: '/payments/histories', label: 'Payment histories', current: current === 'histories' },
+    ...(role === 'admin'
+      ? [{ href: '/payments/reconciliation', label: 'Reconciliation', current: current === 'reconciliation' }]
+      : []),
+  ];
+  return <PageTabs label="Payments" tabs={tabs} />;
+}
+
+export const money = (kobo: number) => (
+  <span className="whitespace-nowrap tabular-nums">{formatNaira(kobo)}</span>
+);
