@@ -12,6 +12,7 @@ import {
   UPLOAD_FIELDS,
   needsPriorCertificate,
   requiredUploadOf,
+  type UploadField,
 } from './candidates';
 import { isRealIsoDate } from './dates';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
@@ -134,6 +135,25 @@ export function normaliseCandidateInput(values: Record<string, unknown>): Record
     if (value instanceof Blob && value.size === 0) continue;
     out[name] = value;
   }
+  return out;
+}
+
+/** Stands in, for the validator, for a file stored earlier that an edit does not send again. */
+const STORED_FILE = new Blob(['stored']);
+
+/**
+ * An edit's values as the validator reads them: an upload that is not sent again while a file is stored
+ * for it counts as given, so a stored file satisfies its rule (the photo, A4's food hygiene certificate,
+ * B5's ND certificate, any required upload), and replacing it stays optional. The browser and the server
+ * both call this with the uploads the record has stored; a new candidate has none, so it needs them all.
+ * Run after normaliseCandidateInput (an empty file input is not sent again).
+ */
+export function withStoredUploads(
+  values: Record<string, unknown>,
+  stored: Iterable<UploadField>,
+): Record<string, unknown> {
+  const out = { ...values };
+  for (const field of stored) out[field] ??= STORED_FILE;
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import { appMachine } from '../machines/app.machine';
 import { candidateFormMachine } from '../machines/candidateForm.machine';
+import { bulkRegistrationMachine } from '../machines/bulkRegistration.machine';
 import { bulkImportMachine } from '../machines/bulkImport.machine';
 import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
@@ -44,6 +45,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'list', machine: listMachine },
   { name: 'candidateForm', machine: candidateFormMachine },
   { name: 'statusToggle', machine: statusToggleMachine },
+  { name: 'bulkRegistration', machine: bulkRegistrationMachine },
 ];
 
 const AFTER = 'xstate.after.';

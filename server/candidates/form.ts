@@ -5,7 +5,11 @@ import {
   UPLOAD_FIELDS,
   type UploadField,
 } from '../../contract/candidates';
-import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
+import {
+  candidateValidator,
+  normaliseCandidateInput,
+  withStoredUploads,
+} from '../../contract/candidates.validators';
 import type { FieldMessages } from '../../contract/envelope';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, nationalities, trainingSchools } from '../db/schema';
@@ -32,9 +36,6 @@ const CERTIFICATE_RULE: UploadRule = {
   notAccepted: R.certificateNotImageOrPdf,
 };
 export const uploadRule = (field: UploadField) => (field === 'photo' ? PHOTO_RULE : CERTIFICATE_RULE);
-
-/** Stands in, for the validator, for a file stored earlier that an edit does not send again. */
-const STORED_FILE = new Blob(['stored']);
 
 /** The stored candidate an edit starts from; absent when indexing a new one. */
 export interface EditedCandidate {
@@ -80,8 +81,7 @@ export async function checkCandidateForm(
   const nationalityCode = trimmed(values.nationality);
   const uploads = UPLOAD_FIELDS.filter((field) => values[field] instanceof File);
   // An edit that leaves an upload out keeps the stored file, so a required upload is there.
-  const validatedValues = { ...values };
-  for (const field of edited?.storedUploads ?? []) validatedValues[field] ??= STORED_FILE;
+  const validatedValues = withStoredUploads(values, edited?.storedUploads ?? []);
 
   const [validated, checked, school, courseHeader, nationality] = await Promise.all([
     runValidator(candidateValidator, validatedValues).then((result) =>

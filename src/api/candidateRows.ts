@@ -1,5 +1,10 @@
 import { fromPromise } from 'xstate';
 import { CANDIDATE_PATHS, type CandidateRecord, type CandidateRow } from '../../contract/candidates';
+import {
+  BULK_REGISTRATION_PATHS,
+  type BulkRegistrationRequest,
+  type BulkRegistrationResult,
+} from '../../contract/registration';
 import type { Role } from '../../contract/roles';
 import { call, messageOf } from './client';
 
@@ -34,3 +39,13 @@ export const updateVerification = fromPromise<
   });
   return { value: String(response.data!.verified), message: messageOf(response) };
 });
+
+/** Many candidates registered at once (machines/bulkRegistration.machine.ts), on the caller's endpoint. */
+export const registerInBulk = (role: Role) =>
+  fromPromise<BulkRegistrationResult, BulkRegistrationRequest>(async ({ input }) => {
+    const response = await call<BulkRegistrationResult>(BULK_REGISTRATION_PATHS[role], {
+      method: 'POST',
+      body: input,
+    });
+    return response.data!;
+  });

@@ -4,9 +4,14 @@ import {
   CANDIDATE_RULE_MESSAGES as R,
   SUBMISSION_KEY_FIELD,
   type CandidateRecord,
+  type UploadField,
 } from '../../contract/candidates';
 import type { ApiFailure, FieldMessages } from '../../contract/envelope';
-import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
+import {
+  candidateValidator,
+  normaliseCandidateInput,
+  withStoredUploads,
+} from '../../contract/candidates.validators';
 import { checkInBrowser, FIELDS_NEED_ATTENTION } from './listForms';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
@@ -20,8 +25,11 @@ import { readToken } from './cookies';
 export interface ChoiceRules {
   closedCourseHeaders: ReadonlySet<string>;
   suspendedSchools: ReadonlySet<string>;
-  /** What the candidate being edited has already: keeping it is allowed (as the server allows it). */
-  current?: { course_header: string; school_code: string };
+  /**
+   * What the candidate being edited has already: keeping it is allowed (as the server allows it), and a
+   * stored upload satisfies its rule without being chosen again.
+   */
+  current?: { course_header: string; school_code: string; uploads: readonly UploadField[] };
 }
 
 /**
@@ -36,7 +44,10 @@ export const validateCandidate = (rules: ChoiceRules) =>
     if (rules.closedCourseHeaders.has(chosen('course_header'))) refused.course_header = [R.indexingClosed];
     if (rules.suspendedSchools.has(chosen('school_code'))) refused.school_code = [R.schoolSuspended];
     try {
-      await checkInBrowser(candidateValidator, normaliseCandidateInput(input));
+      await checkInBrowser(
+        candidateValidator,
+        withStoredUploads(normaliseCandidateInput(input), rules.current?.uploads ?? []),
+      );
     } catch (error) {
       const failure = error as ApiFailure;
       if (!failure.fields) throw error;

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent, ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { sortDirectionLabel, type ListDefinition, type SortDirection } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -111,7 +111,43 @@ export function ListView<Row>({
 /** What a change of page, filter or order asks while a row holds unsaved work. */
 export const UNSAVED_QUESTION = 'You have unsaved changes on this page. Leave them?';
 
-/** A list's table: its column heads, a line when nothing matches, then the rows. */
+/** Whether a box scrolls sideways, and whether there is more to its left and to its right. */
+function useScrollEdges(ref: RefObject<HTMLElement | null>) {
+  const [edges, setEdges] = useState({ scrolls: false, start: false, end: false });
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      const next = {
+        scrolls,
+        start: scrolls && box.scrollLeft > 1,
+        end: scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1,
+      };
+      setEdges((was) =>
+        was.scrolls === next.scrolls && was.start === next.start && was.end === next.end ? was : next,
+      );
+    };
+    measure();
+    box.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(box);
+    if (box.firstElementChild) observer?.observe(box.firstElementChild);
+    return () => {
+      box.removeEventListener('scroll', measure);
+      observer?.disconnect();
+    };
+  }, [ref]);
+  return edges;
+}
+
+/**
+ * A list's table: its column heads, a line when nothing matches, then the rows. On a narrow screen a
+ * wide table scrolls inside its own frame (the page never gets wider than the phone): a shadow at each
+ * edge with more beyond it and a line under the table say so, and the last column (each list's row
+ * action) stays in view at the right edge, so a row's action is reachable without scrolling. The frame
+ * can be scrolled with the keyboard too (it takes focus when it scrolls).
+ */
 export function ListTable({
   head,
   busy,
@@ -119,41 +155,69 @@ export function ListTable({
   isEmpty,
   children,
 }: {
-  head: string[];
+  head: ReactNode[];
   busy: boolean;
   /** What the table says when the page has no rows. */
   empty: string;
   isEmpty: boolean;
   children: ReactNode;
 }) {
+  const frame = useRef<HTMLDivElement>(null);
+  const edges = useScrollEdges(frame);
   return (
-    <div
-      aria-busy={busy || undefined}
-      // relative: the visually hidden labels in its cells (absolutely placed) scroll with it too, instead
-      // of widening the page past a phone's screen.
-      className="relative overflow-x-auto rounded-md bg-white ring-1 ring-slate-200"
-    >
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-slate-600">
-          <tr>
-            {head.map((title) => (
-              <th key={title} scope="col" className="px-4 py-2 font-medium">
-                {title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {isEmpty && (
+    <div className="relative">
+      <div
+        ref={frame}
+        aria-busy={busy || undefined}
+        data-scrolls={edges.scrolls ? (edges.end ? 'end' : 'start') : undefined}
+        tabIndex={edges.scrolls ? 0 : undefined}
+        role={edges.scrolls ? 'region' : undefined}
+        aria-label={edges.scrolls ? 'Table (scrolls sideways)' : undefined}
+        // relative: the visually hidden labels in its cells (absolutely placed) scroll with it too, instead
+        // of widening the page past a phone's screen.
+        className="relative overflow-x-auto rounded-md bg-white ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <table
+          className={`min-w-full divide-y divide-slate-200 text-sm ${
+            edges.scrolls
+              ? '[&_tbody_tr>td:last-child:not([colspan])]:bg-white [&_thead_tr>th:last-child]:bg-slate-50 [&_tr>*:last-child:not([colspan])]:sticky [&_tr>*:last-child:not([colspan])]:right-0 [&_tr>*:last-child:not([colspan])]:z-10'
+              : ''
+          } ${edges.end ? '[&_tr>*:last-child:not([colspan])]:shadow-[-10px_0_8px_-8px_rgba(15,23,42,0.3)]' : ''}`}
+        >
+          <thead className="bg-slate-50 text-left text-slate-600">
             <tr>
-              <td colSpan={head.length} className="px-4 py-6 text-center text-slate-500">
-                {empty}
-              </td>
+              {head.map((title, index) => (
+                <th key={index} scope="col" className="px-4 py-2 font-medium">
+                  {title}
+                </th>
+              ))}
             </tr>
-          )}
-          {children}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {isEmpty && (
+              <tr>
+                <td colSpan={head.length} className="px-4 py-6 text-center text-slate-500">
+                  {empty}
+                </td>
+              </tr>
+            )}
+            {children}
+          </tbody>
+        </table>
+      </div>
+      {edges.start && (
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-y-0 left-0 z-20 w-4 rounded-l-md bg-gradient-to-r from-slate-900/20 to-transparent"
+        />
+      )}
+      {edges.scrolls && (
+        <p className="mt-1 text-xs text-slate-500" data-testid="table-scroll-hint">
+          {edges.end
+            ? 'More columns to the right: scroll the table sideways.'
+            : 'Scroll the table sideways for the first columns.'}
+        </p>
+      )}
     </div>
   );
 }

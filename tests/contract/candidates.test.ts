@@ -1,6 +1,10 @@
 import { errors } from '@vinejs/vine';
 import { describe, expect, it } from 'vitest';
-import { candidateValidator, normaliseCandidateInput } from '../../contract/candidates.validators';
+import {
+  candidateValidator,
+  normaliseCandidateInput,
+  withStoredUploads,
+} from '../../contract/candidates.validators';
 
 /**
  * The candidate form's validation table, spec section 5, through the one validator browser and server
@@ -263,5 +267,53 @@ describe("every upload: at most 2,000,000 bytes, else 'File is too large'", () =
     expect(await errorsOf(values)).toEqual(
       Object.fromEntries(UPLOADS.map((field) => [field, ['File is too large']])),
     );
+  });
+});
+
+describe('an edit: a stored upload satisfies its rule (issue 22)', () => {
+  /** What browser and server validate on an edit: the form's values, with the record's stored uploads. */
+  const editErrorsOf = async (values: Values, stored: string[]): Promise<FieldErrors> => {
+    try {
+      await candidateValidator.validate(
+        withStoredUploads(normaliseCandidateInput(values), stored as never[]),
+      );
+      return {};
+    } catch (error) {
+      if (!(error instanceof errors.E_VALIDATION_ERROR)) throw error;
+      const found: FieldErrors = {};
+      for (const { field, message } of error.messages as { field: string; message: string }[]) {
+        (found[field] ??= []).push(message);
+      }
+      return found;
+    }
+  };
+  const noCertificates = (values: Values) => without(values, ...CERTIFICATE_FIELDS);
+
+  it('the photo: an empty file input passes when a photo is stored, and is refused when none is', async () => {
+    const edited = { ...valid(), photo: file(0, '') };
+    expect(await editErrorsOf(edited, ['photo'])).toEqual({});
+    expect(await editErrorsOf(edited, [])).toEqual({ photo: ['Candidate profile photo is required'] });
+    expect(await editErrorsOf(edited, ['birth_certificate_upload'])).toEqual({
+      photo: ['Candidate profile photo is required'],
+    });
+  });
+
+  it("A4's and B5's certificates: a stored one passes, none stored keeps the spec's message", async () => {
+    const a4 = { ...noCertificates(valid()), course_header: 'A4', fn_image_upload: file(0, '') };
+    expect(await editErrorsOf(a4, ['fn_image_upload'])).toEqual({});
+    expect(await editErrorsOf(a4, [])).toEqual({
+      fn_image_upload: ['Waheb Food Hygiene Certificate is required'],
+    });
+    const b5 = { ...noCertificates(valid()), course_header: 'B5', nd_certificate_upload: '' };
+    expect(await editErrorsOf(b5, ['nd_certificate_upload'])).toEqual({});
+    expect(await editErrorsOf(b5, [])).toEqual({
+      nd_certificate_upload: ['WAHEB ND Certificate is required'],
+    });
+  });
+
+  it('a replacement is still checked: too large is refused even with a file stored', async () => {
+    expect(await editErrorsOf({ ...valid(), photo: file(LIMIT + 1) }, ['photo'])).toEqual({
+      photo: ['File is too large'],
+    });
   });
 });

@@ -142,7 +142,11 @@ export function CandidateForm({
         options.course_headers.filter((c) => c.indexing_status !== 'open').map((c) => c.code),
       ),
       suspendedSchools: new Set(options.schools.filter((s) => s.status === 'suspended').map((s) => s.code)),
-      current: record && { course_header: record.course_header.code, school_code: record.school.code },
+      current: record && {
+        course_header: record.course_header.code,
+        school_code: record.school.code,
+        uploads: Object.keys(record.uploads) as UploadField[],
+      },
     }),
     [options, record],
   );
@@ -381,8 +385,9 @@ export function CandidateForm({
           <UploadInput
             key={field}
             field={field}
+            // A stored file satisfies its rule: replacing it is optional.
             required={
-              (field === 'photo' && !record?.uploads.photo) || requiredUploadOf(courseHeader) === field
+              (field === 'photo' || requiredUploadOf(courseHeader) === field) && !record?.uploads[field]
             }
             error={error(field)}
             stored={record?.uploads[field]}

@@ -1,25 +1,14 @@
-import { useSelector } from '@xstate/react';
-import { lazy, Suspense, useState, type ComponentProps, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, formatPersonName } from '../../../contract/format';
-import { REG_STATUSES, type CandidateRecord, type CandidateRow } from '../../../contract/candidates';
-import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../../contract/lists';
-import { statusToggleMachine, type StatusToggleInput } from '../../../machines/statusToggle.machine';
-import { loadCandidate, updateRegStatus, updateVerification } from '../../api/candidateRows';
-import { useSession } from '../../app/actors';
+import type { CandidateRecord, CandidateRow } from '../../../contract/candidates';
+import { CANDIDATES_LIST } from '../../../contract/lists';
+import { loadCandidate, updateVerification } from '../../api/candidateRows';
 import { LoadBoundary, useResource } from '../../app/resource';
 import { Button } from '../../ui/controls';
-import { ListView } from '../../ui/ListView';
 import { DocumentsDialog, StoredDocuments } from '../../ui/StoredDocuments';
-import { RegistrationCountdown } from '../../ui/RegistrationCountdown';
-import { PageTabs } from '../../ui/PageTabs';
-import { SuspendedSchoolNotice } from '../../ui/SuspendedSchoolNotice';
-import { prefetchDietChoices } from '../diets/DietField';
-import type { Role } from '../../../contract/roles';
-import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
-import { useList } from '../pagedList';
-import { CandidateFilters, type FilterName } from './CandidateFilters';
-import { CandidateTable } from './CandidateTable';
+import { RowStatusToggle } from '../../ui/StatusToggle';
+import { CandidateList, useCandidateList } from './candidateList';
 
 /** The candidate area's pages (spec section 2), each lazy-loaded with this chunk. */
 
@@ -71,57 +60,6 @@ const EDIT_ACTION = {
     </Link>
   ),
 };
-
-/** A status each row changes in the list: which field, how it is saved, which values are confirmed first. */
-interface RowStatus {
-  field: StatusToggleInput['field'];
-  updateStatus: typeof updateVerification;
-  confirmValues?: readonly string[];
-}
-
-/** A candidate list of `definition`; with `status`, the list spawns one status toggle actor per row shown. */
-function useCandidateList(definition: typeof CANDIDATES_LIST, status?: RowStatus) {
-  return useList(
-    definition,
-    status && {
-      row: statusToggleMachine.provide({ actors: { updateStatus: status.updateStatus } }),
-      rowInput: { field: status.field, confirmValues: status.confirmValues ?? [] },
-    },
-  );
-}
-
-/** A candidate list: its filters, then the table with the page's own column, paged. */
-function CandidateList({
-  list,
-  definition,
-  show,
-  withOptions,
-  role,
-  action,
-}: {
-  list: ListRef;
-  definition: typeof CANDIDATES_LIST;
-  show: FilterName[];
-  withOptions?: boolean;
-  role?: Role;
-  action: { label: string; cell: (row: CandidateRow) => ReactNode };
-}) {
-  const filters = useSelector(list, (s) => s.context.query.filters);
-  return (
-    <>
-      <CandidateFilters
-        filters={filters}
-        show={show}
-        withOptions={withOptions}
-        role={role}
-        onFilter={(next) => list.send({ type: 'list.filter', filters: next })}
-      />
-      <ListView<CandidateRow> list={list} definition={definition}>
-        {(data, busy) => <CandidateTable data={data} busy={busy} action={action} />}
-      </ListView>
-    </>
-  );
-}
 
 export function SearchPage() {
   const list = useCandidateList(CANDIDATES_LIST);
@@ -258,74 +196,5 @@ export function IndexedPage() {
   );
 }
 
-const REG_CHOICES = REG_STATUSES.map((status) => ({ value: status, label: status }));
-
-export function RegisteredPage() {
-  const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
-  prefetchDietChoices(role);
-  const list = useCandidateList(REGISTERED_LISTS[role], {
-    field: 'reg_status',
-    updateStatus: updateRegStatus(role),
-    confirmValues: ['unregistered'],
-  });
-  // Registration is changed for the current diet only: a past diet's list is read-only.
-  const pastDiet = useSelector(list, (s) => !!s.context.query.filters.diet);
-  return (
-    <section>
-      {/* A school admin reads its published results beside its registered list. */}
-      {role === 'school_admin' && (
-        <PageTabs
-          label="Registered Candidates"
-          tabs={[
-            { href: '/candidate/candidate-registered', label: 'Registered Candidates', current: true },
-            { href: '/candidate/candidate-registered/results', label: 'Results', current: false },
-          ]}
-        />
-      )}
-      <Heading>Registered Candidates</Heading>
-      {/* A suspended school's admin is told before they try; the server refuses anyway. */}
-      <SuspendedSchoolNotice />
-      <RegistrationCountdown role={role} />
-      <CandidateList
-        list={list}
-        definition={REGISTERED_LISTS[role]}
-        show={
-          role === 'admin'
-            ? ['search', 'school', 'course_header', 'diet', 'reg_status']
-            : ['search', 'diet', 'reg_status']
-        }
-        withOptions={role === 'admin'}
-        role={role}
-        action={{
-          label: 'Registration',
-          cell: (row) => {
-            const name = formatPersonName(row);
-            return (
-              <>
-                <RowStatusToggle
-                  list={list}
-                  row={row}
-                  choices={REG_CHOICES}
-                  confirm={{ title: `Take ${name} off the exam?`, action: 'Unregister' }}
-                  label={`Registration status of ${name}`}
-                  disabled={
-                    pastDiet || (role !== 'admin' && row.course_header.registration_status !== 'open')
-                  }
-                />
-                {/* Registration is complete only once its fee is paid (Payments). */}
-                {row.registration_fee === 'unpaid' && (
-                  <span className="mt-1 block text-xs font-medium text-amber-800">
-                    Fee unpaid: not complete
-                  </span>
-                )}
-                {row.registration_fee === 'paid' && (
-                  <span className="mt-1 block text-xs text-slate-600">Fee paid</span>
-                )}
-              </>
-            );
-          },
-        }}
-      />
-    </section>
-  );
-}
+// Registered Candidates is a page of its own file, in this chunk.
+export { RegisteredPage } from './RegisteredPage';
