@@ -1,9 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { portFromEnv } from './scripts/ports';
 
-/** The browser suite: `npm start` on a fresh data directory, driven in Debian's Chromium. */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3123);
+/**
+ * The browser suite: `npm start` on a fresh data directory, driven in Debian's Chromium. E2E_PORT, or a
+ * free port chosen at run time: this file is evaluated by the runner and again by each worker, so the
+ * first choice is kept in E2E_PORT, which the workers inherit (scripts/ports.ts).
+ */
+export const E2E_PORT = portFromEnv('E2E_PORT');
 export const E2E_DATA_DIR = path.join(os.tmpdir(), `portal-e2e-${E2E_PORT}`);
 
 /** Headless Chromium as root on a machine with no outside network (also the slow-3G bench's). */

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { portFromEnv } from './scripts/ports';
 
 /**
  * The ui project's portal listens here, and jsdom's page is on the same origin, as the SPA is when the
- * portal serves it (the browser's same-origin rule applies to jsdom's XMLHttpRequest too).
+ * portal serves it (the browser's same-origin rule applies to jsdom's XMLHttpRequest too). UI_PORT, or
+ * a free port chosen at run time and kept in UI_PORT for the rest of the run (scripts/ports.ts).
  */
-export const UI_PORT = Number(process.env.UI_PORT ?? 3124);
+export const UI_PORT = portFromEnv('UI_PORT');
 
 /**
  * Three projects: pure logic (machines, contract, charts), the API over HTTP against a real database,

@@ -36,8 +36,11 @@ import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
+import { freePort, portFromEnv } from './ports';
 
-const PORT = Number(process.env.BENCH_PORT ?? 3211);
+/** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
+const BENCH_PORT_GIVEN = Boolean(process.env.BENCH_PORT);
+const PORT = portFromEnv('BENCH_PORT');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ONLY = process.env.BENCH_ONLY ?? '';
 /** The data directory of part 1, made when it runs (so the other parts alone leave nothing behind). */
@@ -110,6 +113,9 @@ function candidateFormChunk(js: ReturnType<typeof firstLoadJs>) {
   return { chunk, withImports, gzip: withImports.reduce((sum, c) => sum + c.gzip, 0) };
 }
 
+/** The port of part `n`: BENCH_PORT + n when BENCH_PORT was given, else another free one. */
+const partPort = (n: number) => (BENCH_PORT_GIVEN ? Promise.resolve(PORT + n) : freePort());
+
 async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -117,12 +123,12 @@ async function main() {
   const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments', 'scores'];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
-  if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: PORT + 1 });
-  if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: PORT + 2 });
-  if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: PORT + 3 });
-  if (!ONLY || ONLY === 'bulk') await benchBulk({ port: PORT + 4 });
-  if (!ONLY || ONLY === 'payments') await benchPayments({ port: PORT + 5 });
-  if (!ONLY || ONLY === 'scores') await benchScores({ port: PORT + 6 });
+  if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: await partPort(1) });
+  if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: await partPort(2) });
+  if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: await partPort(3) });
+  if (!ONLY || ONLY === 'bulk') await benchBulk({ port: await partPort(4) });
+  if (!ONLY || ONLY === 'payments') await benchPayments({ port: await partPort(5) });
+  if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
 }
 
 async function benchStart() {

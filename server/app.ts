@@ -4,6 +4,7 @@ import { compress } from 'hono/compress';
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
+import { cachePolicy } from './http/cache';
 import { authorise, provide, requestLog } from './http/middleware';
 import { DomainError } from './errors';
 import { describeError, type Logger } from './http/log';
@@ -119,7 +120,8 @@ function securityHeaders(provider: typeof PAYSTACK_ORIGINS | null) {
 
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
-  app.use('*', provide(deps), requestLog);
+  // Cache-Control by kind of answer (server/http/cache.ts), outermost: it sees what finally leaves.
+  app.use('*', cachePolicy, provide(deps), requestLog);
   // JSON and any text made per request, gzipped above 1 KB for the slow links school admins are on.
   // Skipped by the middleware itself: images and PDFs (stored files are compressed formats already),
   // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).

@@ -88,7 +88,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       target.driver === 'postgres'
         ? { driver: 'postgres', url: target.url }
         : { driver: 'pglite', pglite: database.pglite! },
-      { database, storage, mailer, log, clock, payments, selfUrl: self },
+      { database, storage, mailer, log, clock, payments, selfUrl: self, publicUrl: config.publicUrl },
       options.jobs,
     );
     // The first upkeep soon after the start (one, however many processes start at once).

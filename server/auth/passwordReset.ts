@@ -6,9 +6,16 @@ import { audit, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { Invalid, Refused } from '../errors';
-import { checkResetCode, claimReset, issueResetCode, signOutEverywhere } from '../schools/accounts';
+import {
+  checkResetCode,
+  claimReset,
+  issueResetCode,
+  mailRequestedResetCode,
+  signOutEverywhere,
+  type ResetPost,
+} from '../schools/accounts';
 import { normaliseEmail } from '../users';
-import { hashPassword, randomCode, verifyPassword } from './secrets';
+import { hashPassword, verifyPassword } from './secrets';
 import { unknownBrowsersBucket } from './service';
 import { clearBucket, takeHit } from './throttle';
 
@@ -26,41 +33,61 @@ export const RESET_LIMIT_PER_ADDRESS = 30;
 export const FORGOT_LIMIT_PER_EMAIL = { max: 5, windowMinutes: 60 };
 export const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
 
+/** What a request for a reset code leaves to its job: the address asked for, and who asked (the audit log's). */
+export interface ResetRequest {
+  email: string;
+  ip: string | null;
+  requestId: string | null;
+}
+
 /**
- * 'Forgot your password?': a reset code for the active account with this email, to be mailed by the
- * caller once it has answered (so a slow mail server says nothing), or null when there is no such
- * account, after the same work (an argon2 hash) so the time says nothing either. A deactivated account
- * gets nothing: the board reactivates it first. Limits are checked and recorded in one statement.
+ * 'Forgot your password?', the request: the limits, checked and recorded in one statement, and nothing
+ * else. Whether the account exists is decided by the job (`sendRequestedReset`), after the answer, so a
+ * known and an unknown address are answered after the same statements (this one and the job's insert)
+ * and the answer's time says nothing (docs/decisions.md "Forgot-password timing", issue 22).
  */
 export async function requestPasswordReset(
   db: Database,
   actor: Actor,
   input: ForgotInput,
-): Promise<{ email: string; code: string } | null> {
+): Promise<ResetRequest> {
   const email = normaliseEmail(input.email);
   const taken = await takeHit(db, [
     { bucket: `forgot:ip:${actor.ip}`, ...FORGOT_LIMIT_PER_ADDRESS },
     { bucket: `forgot:email:${email}`, ...FORGOT_LIMIT_PER_EMAIL },
   ]);
   if (!taken) throw new Refused(429, AUTH_MESSAGES.tooManyAttempts);
+  return { email, ip: actor.ip, requestId: actor.requestId };
+}
 
+/**
+ * 'Forgot your password?', the job (server/jobs/index.ts): a reset code for the active account with this
+ * email, recorded and audited, then mailed; nothing when there is no such account (a deactivated one
+ * gets nothing: the board reactivates it first). Run again (a mail server that failed, pg-boss's at
+ * least once), it issues a new code, which voids the one before: the newest mail is always the one
+ * that works.
+ */
+export async function sendRequestedReset(
+  deps: ResetPost & { db: Database },
+  request: ResetRequest,
+): Promise<'mailed' | 'no account'> {
+  const { db } = deps;
   const [user] = await db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(and(eq(users.email, email), eq(users.active, true)));
-  if (!user) {
-    await hashPassword(randomCode()); // What issuing a code costs, so the time says nothing.
-    return null;
-  }
-  return db.transaction(async (tx) => {
+    .where(and(eq(users.email, request.email), eq(users.active, true)));
+  if (!user) return 'no account';
+  const code = await db.transaction(async (tx) => {
     const issued = await issueResetCode(tx, user.id, null);
     await audit(
       tx,
-      { ...actor, userId: user.id },
+      { userId: user.id, impersonatorId: null, ip: request.ip, requestId: request.requestId },
       { action: 'user.password_reset_requested', entityId: user.id, after: { reset_id: issued.resetId } },
     );
-    return { email: user.email, code: issued.code };
+    return issued.code;
   });
+  await mailRequestedResetCode(deps, user.email, code);
+  return 'mailed';
 }
 
 /**

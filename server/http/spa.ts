@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { CACHE } from './cache';
 import type { AppEnv } from './context';
 
 /** Hashed assets change name when they change: a browser keeps them for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = CACHE.immutableAsset;
 /** Other static files (the favicon, the placeholder photo) keep their names: a day, then asked again. */
-const A_DAY = 'public, max-age=86400';
+const A_DAY = CACHE.fixedNameAsset;
 /** index.html names the assets of the release: asked for again at every load (1.2 KB compressed). */
-const REVALIDATE = 'no-cache';
+const REVALIDATE = CACHE.index;
 
 /**
  * The built SPA: hashed assets cached for a year, every other path answered with index.html. Text files

@@ -1,3 +1,4 @@
+import { sendRequestedReset, type ResetRequest } from '../auth/passwordReset';
 import type { DatabaseHandle } from '../db/client';
 import { sendRegistrationReminders } from '../diets/reminders';
 import type { Logger } from '../http/log';
@@ -26,6 +27,8 @@ export interface JobContext {
   /** The payment provider, and this process's own address (where the sandbox delivers its webhooks). */
   payments: PaymentProvider;
   selfUrl: () => string;
+  /** The address users reach the portal at (PUBLIC_URL): links in mail. */
+  publicUrl: string;
 }
 
 export interface JobDefinition<Data = null> {
@@ -60,6 +63,12 @@ export const JOBS = {
     cron: '*/5 * * * *',
     run: ({ database, payments, log, clock }) =>
       requeryDue({ db: database.db, provider: payments, log, now: clock }, systemActor()),
+  },
+  /** 'Forgot your password?': the code issued and mailed, or nothing for an unknown address (server/auth/passwordReset.ts). */
+  'password-reset-request': {
+    batchSize: 5,
+    run: ({ database, mailer, publicUrl }, data: ResetRequest) =>
+      sendRequestedReset({ db: database.db, mailer, publicUrl }, data),
   },
   /** The sandbox provider's webhook deliveries to this portal (server/payments/sandbox.ts). */
   'sandbox-webhook': {

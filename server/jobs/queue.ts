@@ -13,8 +13,17 @@ import { JOBS, type JobContext, type JobDefinition, type JobName } from './index
  */
 
 export interface Jobs {
-  /** Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op. */
-  send(name: JobName, data?: object, options?: PgBoss.SendOptions): Promise<string | null>;
+  /**
+   * Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op.
+   * This process's worker is woken to run it now, unless `wake: false` (the caller wakes it later).
+   */
+  send(
+    name: JobName,
+    data?: object,
+    options?: PgBoss.SendOptions & { wake?: boolean },
+  ): Promise<string | null>;
+  /** Wakes this process's worker of the kind, to fetch what is queued now rather than at its next poll. */
+  wake(name: JobName): void;
   /** Stops taking jobs and waits for those running (before the database closes). */
   stop(): Promise<void>;
   boss: PgBoss;
@@ -101,15 +110,19 @@ export async function startJobs(
     }
   }
 
+  const wake = (name: JobName) => {
+    const worker = workers.get(name);
+    if (worker) boss.notifyWorker(worker);
+  };
   return {
     boss,
-    async send(name, data = {}, options = {}) {
+    async send(name, data = {}, { wake: now = true, ...options } = {}) {
       const id = await boss.send(name, data, options);
       // Run now, here, rather than at this process's next poll (another process may take it first).
-      const worker = workers.get(name);
-      if (id && worker && !options.startAfter) boss.notifyWorker(worker);
+      if (id && now && !options.startAfter) wake(name);
       return id;
     },
+    wake,
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
   };
 }

@@ -88,8 +88,6 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${definition.name}-${boardToday()}.csv"`,
-      // Names and schools: kept by no cache between the portal and the browser.
-      'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     },
   });

@@ -12,13 +12,12 @@ import { checkedForm, json } from '../http/validate';
 
 const batchId = (c: AppContext) => idOf(c, M.notFound);
 
-/** A CSV download: no cache between the portal and the browser keeps it (names, schools). */
+/** A CSV download (kept by no cache, as every API answer: server/http/cache.ts). */
 const csvDownload = (text: string, name: string) =>
   new Response(text, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${name}-${boardToday()}.csv"`,
-      'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     },
   });

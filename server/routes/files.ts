@@ -60,6 +60,10 @@ export const fileRoutes = new Hono<AppEnv>().get('/*', async (c) => {
     .leftJoin(candidates, eq(candidates.id, files.candidateId))
     .where(eq(files.key, key));
   if (!file || !maySee(file, caller)) return refuse(c, 404, NOTHING_HERE);
+  // A key names one content for ever (server-made, never reused): the browser's copy is still right
+  // when its tag is the key's. It asks each time (server/http/cache.ts), and is answered without the bytes.
+  const etag = `"${key}"`;
+  if (c.req.header('if-none-match') === etag) return c.body(null, 304, { ETag: etag });
   const stored = await storage.get(key);
   if (!stored) return refuse(c, 404, NOTHING_HERE);
 
@@ -69,7 +73,7 @@ export const fileRoutes = new Hono<AppEnv>().get('/*', async (c) => {
     'Content-Length': String(stored.bytes.byteLength),
     'X-Content-Type-Options': 'nosniff',
     'Content-Disposition': 'inline',
-    'Cache-Control': 'private, max-age=86400',
+    ETag: etag,
     'Content-Security-Policy': "default-src 'none'; sandbox",
   });
 });

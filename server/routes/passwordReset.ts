@@ -1,11 +1,12 @@
 import { RESET_MESSAGES } from '../../contract/schools';
 import { forgotPasswordValidator, resetPasswordValidator } from '../../contract/schools.validators';
-import { requestPasswordReset, resetPassword } from '../auth/passwordReset';
+import { requestPasswordReset, resetPassword, sendRequestedReset } from '../auth/passwordReset';
 import { actorOf, dbOf } from '../http/context';
+import { afterAnswer } from '../http/afterAnswer';
+import { describeError } from '../http/log';
 import { ok } from '../http/respond';
 import { post, PUBLIC, type Route } from '../http/route';
 import { json } from '../http/validate';
-import { mailRequestedResetCode } from '../schools/accounts';
 
 /** Asking for a mailed reset code, and setting a password with it (server/auth/passwordReset.ts). */
 export const passwordResetRoutes: Route[] = [
@@ -13,17 +14,20 @@ export const passwordResetRoutes: Route[] = [
     await resetPassword(dbOf(c), actorOf(c), c.req.valid('json'));
     return ok(c, undefined, RESET_MESSAGES.done);
   }),
-  // One answer whether or not the account exists; the mail goes after it.
+  // One answer, after the same statements, whether or not the account exists: the job decides, and mails.
   post('/api/auth/forgot-password', PUBLIC, json(forgotPasswordValidator), async (c) => {
-    const issued = await requestPasswordReset(dbOf(c), actorOf(c), c.req.valid('json'));
-    if (issued) {
-      mailRequestedResetCode(c, issued.email, issued.code).catch((error: unknown) => {
-        // The code is stored; the person can ask again. The code itself never goes in the log.
-        c.get('deps').log.error('mail.failed', {
-          to: issued.email,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      });
+    const request = await requestPasswordReset(dbOf(c), actorOf(c), c.req.valid('json'));
+    const { jobs, database, mailer, config, log } = c.get('deps');
+    if (jobs) {
+      // Its worker is woken once the answer has left, so the job's work (a known address's code, hash
+      // and mail) never shares the answer's time either.
+      await jobs.send('password-reset-request', request, { wake: false });
+      afterAnswer(c, () => jobs.wake('password-reset-request'));
+    } else {
+      // An app made without a queue (a script's): the same work, after the answer.
+      sendRequestedReset({ db: database.db, mailer, publicUrl: config.publicUrl }, request).catch(
+        (error: unknown) => log.error('mail.failed', { to: request.email, ...describeError(error) }),
+      );
     }
     return ok(c, undefined, RESET_MESSAGES.codeMailed);
   }),

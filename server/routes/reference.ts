@@ -13,8 +13,6 @@ export const referenceRoutes: Route[] = ROLES.map((role) =>
       .select({ code: nationalities.code, name: nationalities.name })
       .from(nationalities)
       .orderBy(asc(nationalities.position));
-    // The same for everyone and rarely changed: the browser may keep it for an hour.
-    c.header('Cache-Control', 'private, max-age=3600');
     return ok(c, rows);
   }),
 );

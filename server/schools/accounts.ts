@@ -6,7 +6,7 @@ import { hashPassword, randomCode, verifyPassword } from '../auth/secrets';
 import type { Database } from '../db/client';
 import { accessTokens, passwordResets } from '../db/schema';
 import type { AppContext } from '../http/context';
-import type { Mail } from '../mail/mailer';
+import type { Mail, Mailer } from '../mail/mailer';
 
 /**
  * Signs an account out everywhere: its live tokens are revoked, any sign-in it has begun is voided and
@@ -111,7 +111,7 @@ export async function claimReset(db: Database, resetId: number): Promise<boolean
 /** The reset code's mail; the code is in the subject too, as with sign-in codes. */
 export async function mailResetCode(c: AppContext, email: string, code: string, newAccount: boolean) {
   await sendResetMail(
-    c,
+    postOf(c),
     { to: email, kind: newAccount ? 'new account' : 'password reset code' },
     code,
     newAccount
@@ -121,22 +121,32 @@ export async function mailResetCode(c: AppContext, email: string, code: string, 
 }
 
 /** The mail of 'Forgot your password?': the same code and words, asked for by the account's owner. */
-export async function mailRequestedResetCode(c: AppContext, email: string, code: string) {
+export async function mailRequestedResetCode(post: ResetPost, email: string, code: string) {
   await sendResetMail(
-    c,
+    post,
     { to: email, kind: 'requested reset code' },
     code,
     'Someone, we hope you, asked the examinations board portal for a code to set a new password.',
   );
 }
 
+/** What a reset mail needs: the mailer, and the portal's address for the link (a job has no request). */
+export interface ResetPost {
+  mailer: Mailer;
+  publicUrl: string;
+}
+
+const postOf = (c: AppContext): ResetPost => ({
+  mailer: c.get('deps').mailer,
+  publicUrl: c.get('deps').config.publicUrl,
+});
+
 async function sendResetMail(
-  c: AppContext,
+  { mailer, publicUrl }: ResetPost,
   recipient: Pick<Mail, 'to' | 'kind'>,
   code: string,
   opening: string,
 ) {
-  const { mailer, config } = c.get('deps');
   await mailer.send({
     ...recipient,
     subject: `Your password reset code: ${code}`,
@@ -144,7 +154,7 @@ async function sendResetMail(
       opening,
       '',
       `Your code is ${code}. It works once, for ${RESET_CODE_TTL_HOURS} hours.`,
-      `Set your password at ${config.publicUrl}${RESET_PASSWORD_PAGE} with this email address and the code,`,
+      `Set your password at ${publicUrl}${RESET_PASSWORD_PAGE} with this email address and the code,`,
       'then sign in.',
       '',
       'If you did not expect this email, tell the examinations board.',

@@ -378,7 +378,7 @@ describe("who may see a candidate's uploads (GET /files/*)", () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('content-disposition')).toBe('inline');
     expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect(response.headers.get('cache-control')).toBe('private, max-age=86400');
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('a PDF goes out as application/pdf, inline, under the same sandbox', async () => {

@@ -47,6 +47,7 @@ async function secondProcess(): Promise<{ jobs: Jobs; database: DatabaseHandle }
       clock: () => now,
       payments: t.portal.payments,
       selfUrl: () => t.url,
+      publicUrl: t.url,
     },
     { pollingIntervalSeconds: 0.5 },
   );

@@ -100,6 +100,7 @@ export async function pgliteTemplate() {
         clock: () => new Date(),
         payments: null as never,
         selfUrl: () => '',
+        publicUrl: '',
       },
       { schedule: false },
     );

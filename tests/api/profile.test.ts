@@ -422,7 +422,7 @@ describe('GET /files/<key>', () => {
     'content-type': 'image/png',
     'x-content-type-options': 'nosniff',
     'content-disposition': 'inline',
-    'cache-control': 'private, max-age=86400',
+    'cache-control': 'private, no-cache',
     'content-security-policy': "default-src 'none'; sandbox",
   };
 
