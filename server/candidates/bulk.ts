@@ -74,9 +74,22 @@ function wantedFiles(row: number, record: Record<string, string>, { names, bySte
   return { wanted, missing };
 }
 
-/** The names the rows' upload columns give (the zip reader inflates only those, and the rows' own). */
-const namedIn = (records: Record<string, string>[]) =>
-  new Set(records.flatMap((record) => UPLOAD_FIELDS.map((field) => record[field]?.trim()).filter(Boolean)));
+/**
+ * What the zip reader is to inflate for these rows (and nothing else): the names their upload columns
+ * give, and `<row>-<field>` for each upload column left empty.
+ */
+function askedOf(rows: { row: number; record: Record<string, string> }[]) {
+  const names = new Set<string>();
+  const stems: string[] = [];
+  for (const { row, record } of rows) {
+    for (const field of UPLOAD_FIELDS) {
+      const named = record[field]?.trim();
+      if (named) names.add(named);
+      else stems.push(`${row}-${field}`);
+    }
+  }
+  return { names, stems };
+}
 
 /**
  * The rows' files as the form's File parts, and the problems of those the zip reader could not give:
@@ -108,18 +121,19 @@ function bodyOf(record: Record<string, string>, found: Map<UploadField, File>) {
 }
 
 /**
- * The form's check of a row, with what the zip reader found of its files: a file it refused (too
- * large, not unpackable) is that field's one problem, and the form's own word on the field (required,
- * when the file is left out of the body) is left out.
+ * The form's check of a row, with what the zip reader found of its files: a file missing from the zip,
+ * or refused by the reader (too large, not unpackable), is that field's one problem, and the form's own
+ * word on the field (required, the file being left out of the body) is left out.
  */
 async function checkRow(
   db: Database,
   row: number,
   record: Record<string, string>,
-  wanted: Map<UploadField, string>,
+  files: { wanted: Map<UploadField, string>; missing: BulkProblem[] },
   read: ZipRead,
 ) {
-  const { found, problems } = filesOf(row, wanted, read);
+  const { found, problems } = filesOf(row, files.wanted, read);
+  problems.unshift(...files.missing);
   const refused = new Set(problems.map((problem) => problem.field));
   try {
     const form = await checkCandidateForm(db, bodyOf(record, found));
@@ -181,7 +195,7 @@ export async function stageBatch(
   const read: ZipRead = zip
     ? await readZip(
         zip,
-        { names: namedIn(records), rows: records.map((_, i) => i + 1) },
+        askedOf(records.map((record, i) => ({ row: i + 1, record }))),
         'head',
         capsFor(records.length),
       )
@@ -193,8 +207,7 @@ export async function stageBatch(
   const seen = new Map<string, number>();
   for (const [i, record] of records.entries()) {
     const row = i + 1;
-    const { wanted, missing } = wantedFiles(row, record, index);
-    const found: BulkProblem[] = [...missing, ...(await checkRow(db, row, record, wanted, read)).problems];
+    const { problems: found } = await checkRow(db, row, record, wantedFiles(row, record, index), read);
     const person = personKey(record);
     const earlier = seen.get(person);
     if (earlier === undefined) seen.set(person, row);
@@ -279,9 +292,13 @@ export async function importChunk(
   );
   const stored = batch.zipKey && rows.length ? ((await storage.get(batch.zipKey))?.bytes ?? null) : null;
   const zip = stored ? await sharedCopy(stored) : null;
-  const records = rows.map((row) => batch.rows[row - 1]);
   const read: ZipRead = zip
-    ? await readZip(zip, { names: namedIn(records), rows }, 'whole', capsFor(rows.length))
+    ? await readZip(
+        zip,
+        askedOf(rows.map((row) => ({ row, record: batch.rows[row - 1] }))),
+        'whole',
+        capsFor(rows.length),
+      )
     : { names: new Set(), entries: new Map() };
   const index = nameIndex(read.names);
   const planned = rows.map((row) => ({
@@ -304,11 +321,11 @@ export async function importChunk(
   );
   const made: { row: number; id: number }[] = [];
   const problems: BulkProblem[] = [];
-  await eachAtMost(planned, ROWS_AT_ONCE, async ({ row, record, wanted }) => {
+  await eachAtMost(planned, ROWS_AT_ONCE, async ({ row, record, wanted, missing }) => {
     const key = keyOf(row);
     const earlier = before.get(key);
     if (earlier !== undefined) return made.push({ row, id: earlier });
-    const checked = await checkRow(db, row, record, wanted, read);
+    const checked = await checkRow(db, row, record, { wanted, missing }, read);
     if (!checked.form) return problems.push(...checked.problems);
     try {
       made.push({ row, id: await indexCandidate(withStorage, actor, checked.form, key) });

@@ -7,10 +7,12 @@ import { Invalid } from '../errors';
 
 /**
  * A bulk indexing zip, read off the request thread (docs/decisions.md "Bulk indexing"): a worker thread
- * (./zipWorker.mjs) streams the archive's local entries and inflates only those the rows ask for, each
- * at most UPLOAD_LIMIT_BYTES (an entry past it is 'File is too large' for its row, and is never inflated
- * further), all of them together at most `totalCap`; an archive of more than `entriesCap` entries, or
- * past the total, is refused whole. The event loop meanwhile answers everyone else.
+ * (./zipWorker.mjs) reads the archive with yauzl by its central directory, refuses it whole when it has
+ * more than `entriesCap` entries or entries that overlap, and inflates as a stream only the entries the
+ * rows ask for: an entry that says it is larger than UPLOAD_LIMIT_BYTES is never inflated (its row's
+ * 'File is too large'); one that inflates to more than it said is stopped there (yauzl's check) and is
+ * 'cannot be unpacked'; the bytes inflated are counted against the caps whatever the headers say, and
+ * past `totalCap` the read stops and the zip is refused whole. The event loop meanwhile answers everyone.
  */
 
 export interface ZipEntry {
@@ -101,22 +103,21 @@ function inWorker(job: object): Promise<Answer> {
 }
 
 /**
- * Reads the entries asked for: by name (a row's upload column), or as `<row>-<field>.<ext>` for the
- * rows given. `zip` is best a SharedArrayBuffer's view (sharedCopy): anything else is copied to the
+ * Reads the entries asked for: by name (a row's upload column), or by stem (`<row>-<field>`, the name
+ * without its extension, for an upload column left empty); no other entry is inflated. `zip` is best a SharedArrayBuffer's view (sharedCopy): anything else is copied to the
  * worker. `keep: 'head'` keeps each entry's first HEAD_BYTES (the dry run sniffs types; sizes are
  * counted in full), `'whole'` the whole file (the import stores it).
  */
 export async function readZip(
   zip: Uint8Array,
-  asked: { names: Iterable<string>; rows: Iterable<number> },
+  asked: { names: Iterable<string>; stems: Iterable<string> },
   keep: 'head' | 'whole',
   caps: ZipCaps,
 ): Promise<ZipRead> {
   const answer = await inWorker({
     zip,
     names: [...asked.names],
-    rows: [...asked.rows],
-    fields: [...UPLOAD_FIELDS],
+    stems: [...asked.stems],
     keep,
     headBytes: HEAD_BYTES,
     ...caps,

@@ -1,124 +1,98 @@
 // The zip reader's worker thread (server/candidates/zip.ts starts it; docs/decisions.md "Bulk indexing"):
-// reads a bulk indexing zip as a stream of its local entries, inflating only the entries asked for, each
-// only until it passes the per-entry cap, and the whole read only until it passes the total cap. Plain
-// JavaScript on purpose: a worker starts from a file Node runs as it is, in the sources and beside the
-// server bundle alike (scripts/start.mjs copies it there).
+// reads a bulk indexing zip with yauzl, by its central directory, and inflates only the entries asked
+// for, each as a stream, each only up to the per-entry cap and all together only up to the total cap.
+// Plain JavaScript on purpose: a worker starts from a file Node runs as it is, in the sources and beside
+// the server bundle alike (scripts/start.mjs copies it there).
+import { Buffer } from 'node:buffer';
 import { parentPort } from 'node:worker_threads';
-import { Inflate, Unzip, UnzipPassThrough } from 'fflate';
-
-/** Compressed bytes pushed at a time: a deflate stream inflates at most ~1,032 times that in one step. */
-const CHUNK = 16 * 1024;
-
-/**
- * DEFLATE for Unzip that can be stopped: fflate's own UnzipInflate has no `terminate`, so an entry past
- * its cap would go on being inflated (and thrown away) to its end. This one drops every chunk after.
- */
-class CappedInflate {
-  static compression = 8;
-  constructor() {
-    this.stopped = false;
-    this.inflate = new Inflate((data, final) => this.ondata(null, data, final));
-  }
-  push(chunk, final) {
-    if (this.stopped) return;
-    try {
-      this.inflate.push(chunk, final);
-    } catch (error) {
-      this.stopped = true;
-      this.ondata(error, null, final);
-    }
-  }
-  terminate() {
-    this.stopped = true;
-  }
-}
+import yauzl from 'yauzl';
 
 const baseName = (path) => path.split('/').pop() ?? '';
 
 /**
- * job: { zip: Uint8Array, names: string[] (asked for by name), rows: number[] and fields: string[]
- * (asked for as `<row>-<field>.<ext>`), keep: 'head' | 'whole', headBytes, entryCap, totalCap,
- * entriesCap }. Answers { names, entries: [name, { size, tooLarge, broken, bytes }][], stop }.
+ * Entries whose bytes lie inside another's (the "overlapping entries" zip bomb: thousands of names over
+ * one deflate stream, each inflating it again). Each entry's local header and data take at least
+ * 30 bytes plus its compressed size, so an entry starting before the one before it ends overlaps it.
  */
-function read(job) {
+function overlapping(entries) {
+  const spans = entries
+    .map((entry) => [entry.relativeOffsetOfLocalHeader, 30 + entry.compressedSize])
+    .sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i][0] < spans[i - 1][0] + spans[i - 1][1]) return true;
+  }
+  return false;
+}
+
+/**
+ * job: { zip: Uint8Array, names: string[] (asked for by name), stems: string[] (asked for by name without
+ * its extension: `<row>-<field>`), keep: 'head' | 'whole', headBytes, entryCap, totalCap, entriesCap }.
+ * Answers { names, entries: [name, { size, tooLarge, broken, bytes }][], stop }.
+ */
+async function read(job) {
   const askedNames = new Set(job.names);
-  const askedRows = new Set(job.rows);
-  const fields = new Set(job.fields);
-  const asked = (name) => {
-    if (askedNames.has(name)) return true;
-    const match = /^(\d+)-([a-z0-9_]+)\.[^.]+$/.exec(name);
-    return !!match && askedRows.has(Number(match[1])) && fields.has(match[2]);
-  };
+  const askedStems = new Set(job.stems);
+  const asked = (name) => askedNames.has(name) || askedStems.has(name.replace(/\.[^.]+$/, ''));
+  const stopped = (stop) => ({ message: { names: [], entries: [], stop }, transfer: [] });
+
+  const buffer = Buffer.from(job.zip.buffer, job.zip.byteOffset, job.zip.byteLength);
+  let zipfile;
+  // The central directory first: how many entries, where each lies, what each says it inflates to.
+  const all = [];
+  try {
+    // yauzl checks each inflated stream against the size its entry states (validateEntrySizes).
+    zipfile = await yauzl.fromBufferPromise(buffer, { autoClose: false, validateEntrySizes: true });
+    if (zipfile.entryCount > job.entriesCap) return stopped('tooManyEntries');
+    for await (const entry of zipfile.eachEntry()) all.push(entry);
+  } catch {
+    return stopped('notZip');
+  }
+  if (overlapping(all)) return stopped('notZip');
 
   const names = [];
   const entries = new Map();
   let total = 0;
-  let stop = null;
-  let found = 0;
-
-  const unzip = new Unzip((file) => {
-    found += 1;
-    if (stop) return;
-    const name = baseName(file.name);
-    if (!name) return; // a folder
+  for (const zipEntry of all) {
+    if (zipEntry.fileName.endsWith('/')) continue; // a folder
+    const name = baseName(zipEntry.fileName);
     names.push(name);
-    if (names.length > job.entriesCap) {
-      stop = 'tooManyEntries';
-      return;
-    }
-    if (!asked(name) || entries.has(name)) return;
+    if (!asked(name) || entries.has(name)) continue;
     const entry = { size: 0, tooLarge: false, broken: false, chunks: [], kept: 0 };
     entries.set(name, entry);
-    file.ondata = (error, data) => {
-      if (stop || entry.tooLarge || entry.broken) return;
-      if (error) {
-        entry.broken = true;
-        entry.chunks = [];
-        return;
-      }
-      entry.size += data.length;
-      if (entry.size > job.entryCap) {
-        // Past the cap: what was inflated goes, and so does the rest (never inflated).
-        entry.tooLarge = true;
-        entry.chunks = [];
-        total += job.entryCap - (entry.size - data.length);
-        file.terminate();
-        return;
-      }
-      total += data.length;
-      if (total > job.totalCap) {
-        stop = 'tooLargeTotal';
-        file.terminate();
-        return;
-      }
-      const room = job.keep === 'head' ? job.headBytes - entry.kept : data.length;
-      if (room > 0) {
-        const part = data.length > room ? data.subarray(0, room) : data;
-        // A copy: the chunk may be a view of fflate's own buffer, reused for the next.
-        entry.chunks.push(part.slice());
-        entry.kept += part.length;
-      }
-    };
-    file.start();
-  });
-  unzip.register(UnzipPassThrough);
-  unzip.register(CappedInflate);
-
-  const zip = job.zip;
-  try {
-    for (let offset = 0; offset < zip.length && !stop; offset += CHUNK) {
-      const end = Math.min(offset + CHUNK, zip.length);
-      unzip.push(zip.subarray(offset, end), end === zip.length);
+    // Said to be over the cap: never inflated at all.
+    if (zipEntry.uncompressedSize > job.entryCap) {
+      entry.tooLarge = true;
+      continue;
     }
-  } catch {
-    // A truncated or broken archive.
-    if (!stop) stop = 'notZip';
+    if (total + zipEntry.uncompressedSize > job.totalCap) return stopped('tooLargeTotal');
+    let stream;
+    try {
+      stream = await zipfile.openReadStreamPromise(zipEntry);
+      for await (const chunk of stream) {
+        entry.size += chunk.length;
+        total += chunk.length;
+        // Counted here too, whatever the headers said: past a cap, inflating stops.
+        if (entry.size > job.entryCap) {
+          entry.tooLarge = true;
+          break;
+        }
+        if (total > job.totalCap) return stopped('tooLargeTotal');
+        const room = job.keep === 'head' ? job.headBytes - entry.kept : chunk.length;
+        if (room > 0) {
+          const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+          entry.chunks.push(part);
+          entry.kept += part.length;
+        }
+      }
+    } catch {
+      // Corrupt data, an unknown compression, or more bytes than its entry said (yauzl's check).
+      entry.broken = true;
+    } finally {
+      stream?.destroy();
+    }
+    if (entry.tooLarge || entry.broken) entry.chunks = [];
   }
-  // Not a zip at all: no entry, and not even an empty archive's end record ("PK\5\6").
-  if (!stop && !found) {
-    const empty = zip.length >= 22 && zip[0] === 0x50 && zip[1] === 0x4b && zip[2] === 5 && zip[3] === 6;
-    if (!empty) stop = 'notZip';
-  }
+  zipfile.close();
 
   const answer = [];
   const transfer = [];
@@ -135,10 +109,10 @@ function read(job) {
     }
     answer.push([name, { size: entry.size, tooLarge: entry.tooLarge, broken: entry.broken, bytes }]);
   }
-  return { message: { names, entries: answer, stop }, transfer };
+  return { message: { names, entries: answer, stop: null }, transfer };
 }
 
-parentPort.on('message', (job) => {
-  const { message, transfer } = read(job);
+parentPort.on('message', async (job) => {
+  const { message, transfer } = await read(job);
   parentPort.postMessage(message, transfer);
 });
