@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_COLUMNS, BULK_PATHS, type BulkReport } from '../../contract/bulkIndexing';
 import { CANDIDATE_PATHS, UPLOAD_FIELDS } from '../../contract/candidates';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const ROWS = 40;
+const ROWS = 24;
 
 describe('bulk indexing under load', () => {
   it('other requests answer within a second while a large archive is checked', async () => {
@@ -30,7 +31,13 @@ describe('bulk indexing under load', () => {
     const entries = Array.from({ length: ROWS }, (_, i) =>
       UPLOAD_FIELDS.map((field) => ({ ...file, name: `${i + 1}-${field}.png` })),
     ).flat();
-    const zip = rawZip(entries);
+    // And 40 MB that no row asks for (never inflated), so the upload itself is large: its multipart body
+    // is read as a stream (server/http/validate.ts), not parsed in one go on the event loop.
+    const unused = randomBytes(40_000_000);
+    const zip = rawZip([
+      ...entries,
+      { name: 'unused-scans.pdf', data: unused, size: unused.byteLength, crc: 0 },
+    ]);
     const rows = Array.from({ length: ROWS }, (_, i) => ({
       ...VALID_CANDIDATE,
       first_name: 'Loaded',
@@ -80,5 +87,5 @@ describe('bulk indexing under load', () => {
     for (const timing of timings) expect(timing.status, timing.path).toBe(200);
     const slowest = Math.max(...timings.map((timing) => timing.ms));
     expect(slowest, JSON.stringify(timings.map((timing) => Math.round(timing.ms)))).toBeLessThan(1000);
-  });
+  }, 180_000);
 });
