@@ -1,6 +1,4 @@
-import busboy from 'busboy';
 import type { MiddlewareHandler } from 'hono';
-import { Readable } from 'node:stream';
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
@@ -129,12 +127,6 @@ function validated<T extends Target, Output>(
   const readJson =
     target === 'form' ? (validator('json', run) as unknown as MiddlewareHandler<AppEnv>) : read;
   const middleware = createMiddleware<AppEnv>(async (c, next) => {
-    // A large form (bulk indexing's zip) is read as a stream: never parsed in one go on the event loop.
-    if (target === 'form' && files && maxBytes && isMultipart(c)) {
-      const body = await streamedForm(c, maxBytes).catch(() => ({}));
-      await run(body, c);
-      return next();
-    }
     let checked = false;
     // Only a form that takes files reads multipart (or urlencoded) bodies; any other reads JSON,
     // whatever the Content-Type claims.
@@ -151,51 +143,6 @@ function validated<T extends Target, Output>(
     }
   });
   return Object.assign(middleware, { [TAKES_FILES]: files, [MAX_BYTES]: maxBytes }) as Valid<T, Output>;
-}
-
-const isMultipart = (c: AppContext) =>
-  (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'multipart/form-data';
-
-/**
- * A multipart body read by busboy as it arrives, chunk by chunk, so other requests are answered between
- * chunks: the web platform's `formData()` parses the whole body in one go on the event loop (measured:
- * about 75 ms a MB, so seconds for bulk indexing's 400 MB zip). Text fields as strings (the last of a
- * repeated name), files as Files; a body that is not well-formed multipart rejects (read as empty).
- */
-function streamedForm(c: AppContext, maxBytes: number): Promise<Record<string, unknown>> {
-  const source = c.req.raw.body;
-  if (!source) return Promise.resolve({});
-  return new Promise((resolve, reject) => {
-    const body: Record<string, unknown> = {};
-    const pending: Promise<void>[] = [];
-    const parser = busboy({
-      headers: { 'content-type': c.req.header('content-type') },
-      limits: { fileSize: maxBytes, fieldSize: 1024 * 1024 },
-    });
-    parser.on('field', (name, value) => {
-      body[name] = value;
-    });
-    parser.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      pending.push(
-        new Promise((done, fail) => {
-          stream.on('error', fail);
-          stream.on('end', () => {
-            body[name] = new File(chunks as Uint8Array<ArrayBuffer>[], info.filename ?? name, {
-              type: info.mimeType,
-            });
-            done();
-          });
-        }),
-      );
-    });
-    parser.on('error', reject);
-    parser.on('close', () => Promise.all(pending).then(() => resolve(body), reject));
-    Readable.fromWeb(source as import('node:stream/web').ReadableStream<Uint8Array>)
-      .on('error', reject)
-      .pipe(parser);
-  });
 }
 
 const TAKES_FILES = Symbol('takes files');
