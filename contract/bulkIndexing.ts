@@ -14,6 +14,13 @@ export const BULK_LIMITS = {
   rows: 5000,
   csvBytes: 5 * 1024 * 1024,
   zipBytes: 400 * 1024 * 1024,
+  /**
+   * What the zip's entries may unpack to, all together, in one read (the dry run, a chunk): 2.5 times
+   * the zip's own cap, room for photos and scans that barely compress (server/candidates/zip.ts).
+   */
+  unpackedBytes: 1_000_000_000,
+  /** Entries a zip may hold: one per upload field per row, for the largest batch. */
+  zipEntries: 5000 * UPLOAD_FIELDS.length,
   /** Rows a chunk of the import indexes (one request). */
   chunk: 100,
 } as const;
@@ -73,6 +80,10 @@ export const BULK_MESSAGES = {
   unknownColumns: (columns: string[]) => `These columns are not the template’s: ${columns.join(', ')}`,
   zipNotZip: 'The files must be one .zip file',
   zipTooLarge: 'The zip file is too large (400 MB at most)',
+  zipTooManyFiles: 'The zip holds too many files (50,000 at most)',
+  zipUnpacksTooLarge:
+    'The files in the zip unpack to too much (1,000 MB at most); split them into several batches',
+  fileUnreadable: (name: string) => `The file ${name} in the zip cannot be unpacked`,
   fileMissing: (name: string) => `There is no file named ${name} in the zip`,
   duplicateInFile: 'This candidate is already in the file, on an earlier row',
   checked: (good: number, rows: number) =>

@@ -31,3 +31,7 @@ export const idField = () => vine.number({ strict: true }).withoutDecimals().ran
 
 /** The rules of idField, for a validator's messages (`{ [field.rule]: message }`). */
 export const ID_RULES = ['required', 'number', 'withoutDecimals', 'range'] as const;
+
+/** A cell of an uploaded CSV that is not readable text (a NUL, a lone surrogate, bytes not UTF-8). */
+export const unreadableCell = (row: number | 'header', column: string) =>
+  `${row === 'header' ? 'The header row' : `Row ${row}`}, column ${column}: ${INPUT_MESSAGES.unreadable}`;

@@ -57,6 +57,9 @@ async function buildServerWhenStale() {
   });
   // The bundle finds its migrations beside itself, as server/db/client.ts does in the sources.
   fs.cpSync(path.join(root, 'server/db/migrations'), path.join(serverOut, 'migrations'), { recursive: true });
+  // The zip reader's worker thread runs from a file of its own, found beside the bundle as beside its
+  // caller in the sources (server/candidates/zip.ts).
+  fs.copyFileSync(path.join(root, 'server/candidates/zipWorker.mjs'), path.join(serverOut, 'zipWorker.mjs'));
 }
 
 await Promise.all([buildSpaWhenStale(), buildServerWhenStale()]);

@@ -1,6 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { unzipSync } from 'fflate';
 import {
   BULK_COLUMNS,
   BULK_LIMITS as L,
@@ -8,7 +7,12 @@ import {
   type BulkProblem,
   type BulkReport,
 } from '../../contract/bulkIndexing';
-import { UPLOAD_FIELDS, CANDIDATE_RULE_MESSAGES as R, type UploadField } from '../../contract/candidates';
+import {
+  CANDIDATE_MESSAGES,
+  UPLOAD_FIELDS,
+  CANDIDATE_RULE_MESSAGES as R,
+  type UploadField,
+} from '../../contract/candidates';
 import { parseBoardDate } from '../../contract/dates';
 import { audit, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
@@ -18,6 +22,7 @@ import { CSV_OPTIONS, readCsvRecords } from '../lists/csv';
 import { newKey, type WithStorage } from '../storage/storage';
 import { checkCandidateForm } from './form';
 import { indexCandidate } from './service';
+import { capsFor, readZip, sharedCopy, type ZipRead } from './zip';
 
 /**
  * Bulk indexing (contract/bulkIndexing.ts): the dry run checks every row with the candidate form's own
@@ -41,24 +46,19 @@ function readCsv(bytes: Uint8Array): Record<string, string>[] {
   return records;
 }
 
-/** The names in a zip, without reading its files. */
-function zipNames(zip: Uint8Array): Set<string> {
-  const names = new Set<string>();
-  try {
-    unzipSync(zip, {
-      filter: (file) => {
-        names.add(file.name.split('/').pop()!);
-        return false;
-      },
-    });
-  } catch {
-    throw new Invalid({ files: [M.zipNotZip] });
+/** The zip's names, each also under `<row>-<field>` (its name without its extension) for the rows' own. */
+function nameIndex(names: Set<string>) {
+  const byStem = new Map<string, string>();
+  for (const name of names) {
+    const stem = name.replace(/\.[^.]+$/, '');
+    if (!byStem.has(stem)) byStem.set(stem, name);
   }
-  return names;
+  return { names, byStem };
 }
+type NameIndex = ReturnType<typeof nameIndex>;
 
 /** The file of each upload field of a row, by name: the one its column names, or `<row>-<field>.<ext>`. */
-function wantedFiles(row: number, record: Record<string, string>, names: Set<string>) {
+function wantedFiles(row: number, record: Record<string, string>, { names, byStem }: NameIndex) {
   const wanted = new Map<UploadField, string>();
   const missing: BulkProblem[] = [];
   for (const field of UPLOAD_FIELDS) {
@@ -68,27 +68,47 @@ function wantedFiles(row: number, record: Record<string, string>, names: Set<str
       else missing.push({ row, field, message: M.fileMissing(named) });
       continue;
     }
-    const byRow = [...names].find((name) => name.replace(/\.[^.]+$/, '') === `${row}-${field}`);
+    const byRow = byStem.get(`${row}-${field}`);
     if (byRow) wanted.set(field, byRow);
   }
   return { wanted, missing };
 }
 
-/** The rows' files, read from the zip (only those asked for), as the form's File parts. */
-function readFiles(zip: Uint8Array | null, names: Iterable<string>): Map<string, File> {
-  const asked = new Set(names);
-  if (!zip || !asked.size) return new Map();
-  const found = unzipSync(zip, { filter: (file) => asked.has(file.name.split('/').pop()!) });
-  return new Map(
-    Object.entries(found).map(([path, bytes]) => {
-      const name = path.split('/').pop()!;
-      return [name, new File([bytes], name)];
-    }),
-  );
+/**
+ * What the zip reader is to inflate for these rows (and nothing else): the names their upload columns
+ * give, and `<row>-<field>` for each upload column left empty.
+ */
+function askedOf(rows: { row: number; record: Record<string, string> }[]) {
+  const names = new Set<string>();
+  const stems: string[] = [];
+  for (const { row, record } of rows) {
+    for (const field of UPLOAD_FIELDS) {
+      const named = record[field]?.trim();
+      if (named) names.add(named);
+      else stems.push(`${row}-${field}`);
+    }
+  }
+  return { names, stems };
+}
+
+/**
+ * The rows' files as the form's File parts, and the problems of those the zip reader could not give:
+ * one past the upload limit is the form's own 'File is too large', for its row and field.
+ */
+function filesOf(row: number, wanted: Map<UploadField, string>, read: ZipRead) {
+  const found = new Map<UploadField, File>();
+  const problems: BulkProblem[] = [];
+  for (const [field, name] of wanted) {
+    const entry = read.entries.get(name);
+    if (entry?.tooLarge) problems.push({ row, field, message: CANDIDATE_MESSAGES.fileTooLarge });
+    else if (!entry?.bytes) problems.push({ row, field, message: M.fileUnreadable(name) });
+    else found.set(field, new File([entry.bytes as Uint8Array<ArrayBuffer>], name));
+  }
+  return { found, problems };
 }
 
 /** The form body of a row: its text under the form's names, and its files. */
-function bodyOf(record: Record<string, string>, wanted: Map<UploadField, string>, read: Map<string, File>) {
+function bodyOf(record: Record<string, string>, found: Map<UploadField, File>) {
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(record)) {
     if (!(UPLOAD_FIELDS as readonly string[]).includes(name) && value !== '') body[name] = value;
@@ -96,11 +116,32 @@ function bodyOf(record: Record<string, string>, wanted: Map<UploadField, string>
   // The date of birth as the board writes it (DD/MM/YYYY), or as the form sends it (YYYY-MM-DD).
   if (typeof body.date_of_birth === 'string')
     body.date_of_birth = parseBoardDate(body.date_of_birth) ?? body.date_of_birth;
-  for (const [field, name] of wanted) {
-    const file = read.get(name);
-    if (file) body[field] = file;
-  }
+  for (const [field, file] of found) body[field] = file;
   return body;
+}
+
+/**
+ * The form's check of a row, with what the zip reader found of its files: a file missing from the zip,
+ * or refused by the reader (too large, not unpackable), is that field's one problem, and the form's own
+ * word on the field (required, the file being left out of the body) is left out.
+ */
+async function checkRow(
+  db: Database,
+  row: number,
+  record: Record<string, string>,
+  files: { wanted: Map<UploadField, string>; missing: BulkProblem[] },
+  read: ZipRead,
+) {
+  const { found, problems } = filesOf(row, files.wanted, read);
+  problems.unshift(...files.missing);
+  const refused = new Set(problems.map((problem) => problem.field));
+  try {
+    const form = await checkCandidateForm(db, bodyOf(record, found));
+    return { form: problems.length ? null : form, problems };
+  } catch (error) {
+    problems.push(...problemsOf(row, error).filter((problem) => !refused.has(problem.field)));
+    return { form: null, problems };
+  }
 }
 
 const problemsOf = (row: number, error: unknown): BulkProblem[] => {
@@ -116,9 +157,6 @@ const personKey = (record: Record<string, string>) =>
   [record.school_code, record.course_header, record.first_name, record.last_name, record.date_of_birth]
     .map((value) => (value ?? '').trim().toLowerCase())
     .join('|');
-
-/** Rows at a time whose files are read from the zip together (a bound on memory). */
-const READ_TOGETHER = 200;
 
 /**
  * Rows checked or indexed at once: each waits mostly on the database and the storage, so a few side by
@@ -151,38 +189,33 @@ export async function stageBatch(
   upload: { csv: File; zip: File | null },
 ): Promise<BulkReport> {
   const records = readCsv(new Uint8Array(await upload.csv.arrayBuffer()));
-  const zip = upload.zip ? new Uint8Array(await upload.zip.arrayBuffer()) : null;
-  const names = zip ? zipNames(zip) : new Set<string>();
+  const zip = upload.zip ? await sharedCopy(upload.zip) : null;
+  // One read of the zip, in the zip reader's worker: the names, and the head of each file a row asks
+  // for (its type is sniffed from it; its whole size was counted against the cap).
+  const read: ZipRead = zip
+    ? await readZip(
+        zip,
+        askedOf(records.map((record, i) => ({ row: i + 1, record }))),
+        'head',
+        capsFor(records.length),
+      )
+    : { names: new Set(), entries: new Map() };
+  const index = nameIndex(read.names);
 
   const problems: BulkProblem[] = [];
   const good: number[] = [];
   const seen = new Map<string, number>();
-  for (let start = 0; start < records.length; start += READ_TOGETHER) {
-    const slice = records.slice(start, start + READ_TOGETHER).map((record, i) => ({
-      row: start + i + 1,
-      record,
-      ...wantedFiles(start + i + 1, record, names),
-    }));
-    const read = readFiles(
-      zip,
-      slice.flatMap((entry) => [...entry.wanted.values()]),
-    );
-    for (const { row, record, wanted, missing } of slice) {
-      const found: BulkProblem[] = [...missing];
-      try {
-        await checkCandidateForm(db, bodyOf(record, wanted, read));
-      } catch (error) {
-        found.push(...problemsOf(row, error));
-      }
-      const person = personKey(record);
-      const earlier = seen.get(person);
-      if (earlier === undefined) seen.set(person, row);
-      else if (!found.some((problem) => problem.message === R.duplicate)) {
-        found.push({ row, field: 'first_name', message: M.duplicateInFile });
-      }
-      if (found.length) problems.push(...found);
-      else good.push(row);
+  for (const [i, record] of records.entries()) {
+    const row = i + 1;
+    const { problems: found } = await checkRow(db, row, record, wantedFiles(row, record, index), read);
+    const person = personKey(record);
+    const earlier = seen.get(person);
+    if (earlier === undefined) seen.set(person, row);
+    else if (!found.some((problem) => problem.message === R.duplicate)) {
+      found.push({ row, field: 'first_name', message: M.duplicateInFile });
     }
+    if (found.length) problems.push(...found);
+    else good.push(row);
   }
 
   let zipKey: string | null = null;
@@ -257,17 +290,22 @@ export async function importChunk(
   const rows = batch.goodRows.filter(
     (row) => row >= range.from && row < range.from + range.count && !done.has(row),
   );
-  const zip = batch.zipKey && rows.length ? ((await storage.get(batch.zipKey))?.bytes ?? null) : null;
-  const names = zip ? zipNames(zip) : new Set<string>();
+  const stored = batch.zipKey && rows.length ? ((await storage.get(batch.zipKey))?.bytes ?? null) : null;
+  const zip = stored ? await sharedCopy(stored) : null;
+  const read: ZipRead = zip
+    ? await readZip(
+        zip,
+        askedOf(rows.map((row) => ({ row, record: batch.rows[row - 1] }))),
+        'whole',
+        capsFor(rows.length),
+      )
+    : { names: new Set(), entries: new Map() };
+  const index = nameIndex(read.names);
   const planned = rows.map((row) => ({
     row,
     record: batch.rows[row - 1],
-    ...wantedFiles(row, batch.rows[row - 1], names),
+    ...wantedFiles(row, batch.rows[row - 1], index),
   }));
-  const read = readFiles(
-    zip,
-    planned.flatMap((entry) => [...entry.wanted.values()]),
-  );
 
   // Rows a chunk sent before already indexed (their submission keys), read in one query.
   const keyOf = (row: number) => `bulk:${id}:${row}`;
@@ -283,11 +321,14 @@ export async function importChunk(
   );
   const made: { row: number; id: number }[] = [];
   const problems: BulkProblem[] = [];
-  await eachAtMost(planned, ROWS_AT_ONCE, async ({ row, record, wanted }) => {
+  await eachAtMost(planned, ROWS_AT_ONCE, async ({ row, record, wanted, missing }) => {
     const key = keyOf(row);
+    const earlier = before.get(key);
+    if (earlier !== undefined) return made.push({ row, id: earlier });
+    const checked = await checkRow(db, row, record, { wanted, missing }, read);
+    if (!checked.form) return problems.push(...checked.problems);
     try {
-      const form = before.has(key) ? null : await checkCandidateForm(db, bodyOf(record, wanted, read));
-      made.push({ row, id: before.get(key) ?? (await indexCandidate(withStorage, actor, form!, key)) });
+      made.push({ row, id: await indexCandidate(withStorage, actor, checked.form, key) });
     } catch (error) {
       problems.push(...problemsOf(row, error));
     }

@@ -7,25 +7,61 @@ import { boardToday } from '../boardDate';
 import type { AppContext } from '../http/context';
 import { Invalid } from '../errors';
 import { describeError } from '../http/log';
+import { hostileInput } from '../http/validate';
+import { unreadableCell } from '../../contract/input';
 import { batches, type ListSource } from '../http/paging';
 import type { ListSourceOf } from './route';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** What a decoder puts for bytes that are not UTF-8. */
+const REPLACEMENT = '\uFFFD';
 
 /**
  * The rows of an uploaded CSV (bulk indexing, marks from paper), each a record of its header's names
  * (trimmed, lower-cased) to text; a file that is not a CSV, or has no rows, is the form's `csv` message.
+ * Every name and value goes through the validation middleware's own hostile-input check (hostileInput,
+ * server/http/validate.ts), as a JSON body's do: a NUL or a lone surrogate, and bytes that are not
+ * UTF-8, are the form's `csv` message naming the row (`rowOf` the record's place: the reports number
+ * them differently) and the column.
  */
-export function readCsvRecords(bytes: Uint8Array, messages: { notCsv: string; empty: string }) {
+export function readCsvRecords(
+  bytes: Uint8Array,
+  messages: { notCsv: string; empty: string },
+  { rowOf = (index: number) => index + 1 }: { rowOf?: (index: number) => number } = {},
+) {
   let records: Record<string, string>[];
+  let header: string[] = [];
   try {
     records = parse(Buffer.from(bytes), {
       bom: true,
-      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      columns: (names: string[]) => (header = names.map((name) => name.trim().toLowerCase())),
       skip_empty_lines: true,
       trim: true,
       relax_column_count: false,
     });
   } catch {
     throw new Invalid({ csv: [messages.notCsv] });
+  }
+  // Bytes that are not UTF-8 were read as U+FFFD: the first cell holding one is named.
+  let utf8 = true;
+  try {
+    strictUtf8.decode(bytes);
+  } catch {
+    utf8 = false;
+  }
+  const refuse = (row: number | 'header', column: string): never => {
+    throw new Invalid({ csv: [unreadableCell(row, column)] });
+  };
+  for (const [i, name] of header.entries()) {
+    if (hostileInput({ name }) || (!utf8 && name.includes(REPLACEMENT))) refuse('header', String(i + 1));
+  }
+  for (const [i, record] of records.entries()) {
+    const hostile = hostileInput(record);
+    if (hostile) refuse(rowOf(i), Object.keys(hostile)[0]);
+    if (!utf8) {
+      const column = Object.keys(record).find((name) => record[name].includes(REPLACEMENT));
+      if (column !== undefined) refuse(rowOf(i), column);
+    }
   }
   if (!records.length) throw new Invalid({ csv: [messages.empty] });
   return records;

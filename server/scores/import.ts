@@ -37,7 +37,11 @@ export async function importMarks(
   const write = mayWrite(sheet, grid, actor.userId ?? 0);
   if (write.refusal) throw new Invalid({ csv: [write.refusal] });
   if (write.reason && !reason) throw new Invalid({ reason: [M.reasonRequired] });
-  const records = readCsvRecords(file, { notCsv: M.importNotCsv, empty: M.importEmpty });
+  const records = readCsvRecords(
+    file,
+    { notCsv: M.importNotCsv, empty: M.importEmpty },
+    { rowOf: (index) => index + 2 },
+  );
   const [paper] = sheet.paperId ? await db.select().from(papers).where(eq(papers.id, sheet.paperId)) : [];
   const fields = grid === 'in-course' ? [...SEMESTERS] : [...QUESTIONS];
   const roster = new Map(
