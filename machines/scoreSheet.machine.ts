@@ -22,7 +22,8 @@ import type { NotifyEmitted } from './notify';
  * states are the sheet's life (contract SHEET_STATES): open; marker one submitted; marker two
  * submitted; reconciling (both submitted: flagged scripts go to the third marker); locked; published.
  * A marker submits their grid (only once every row is saved), the board locks a reconciled sheet or
- * unlocks a locked one with a reason. Each row of the page is its own actor (machines/markRow.machine.ts)
+ * unlocks a locked one with a reason; submitting and locking each ask first (confirmingSubmit,
+ * confirmingLock) and go ahead only on the user's yes. Each row of the page is its own actor (machines/markRow.machine.ts)
  * when the grid can be changed; a row holding unsaved marks makes a change of page ask first. A reason
  * given for changes after submission goes to every row.
  */
@@ -60,7 +61,11 @@ export type ScoreSheetEvent =
   | { type: 'sheet.leave.confirm' }
   | { type: 'sheet.leave.cancel' }
   | { type: 'sheet.submit' }
+  | { type: 'sheet.submit.confirm' }
+  | { type: 'sheet.submit.cancel' }
   | { type: 'sheet.lock' }
+  | { type: 'sheet.lock.confirm' }
+  | { type: 'sheet.lock.cancel' }
   | { type: 'sheet.unlock'; reason: string }
   | { type: 'sheet.reason'; reason: string }
   | { type: 'sheet.row.dirty'; id: number }
@@ -273,17 +278,17 @@ export const scoreSheetMachine = setup({
           on: {
             'sheet.submit': [
               { guard: 'hasUnsaved', actions: 'tellUnsaved' },
-              { guard: 'maySubmit', target: '#scoreSheet.submitting' },
+              { guard: 'maySubmit', target: 'confirmingSubmit' },
             ],
             // An in-course sheet locks from open.
-            'sheet.lock': { guard: 'inCourse', target: '#scoreSheet.locking' },
+            'sheet.lock': { guard: 'inCourse', target: 'confirmingLock' },
           },
         },
         markerOneSubmitted: {
           on: {
             'sheet.submit': [
               { guard: 'hasUnsaved', actions: 'tellUnsaved' },
-              { guard: 'maySubmit', target: '#scoreSheet.submitting' },
+              { guard: 'maySubmit', target: 'confirmingSubmit' },
             ],
           },
         },
@@ -291,17 +296,34 @@ export const scoreSheetMachine = setup({
           on: {
             'sheet.submit': [
               { guard: 'hasUnsaved', actions: 'tellUnsaved' },
-              { guard: 'maySubmit', target: '#scoreSheet.submitting' },
+              { guard: 'maySubmit', target: 'confirmingSubmit' },
             ],
           },
         },
         reconciling: {
-          on: { 'sheet.lock': '#scoreSheet.locking' },
+          on: { 'sheet.lock': 'confirmingLock' },
         },
         locked: {
           on: { 'sheet.unlock': '#scoreSheet.unlocking' },
         },
         published: {},
+        // Submitting and locking ask first, saying what will happen (the view words it from the sheet).
+        confirmingSubmit: {
+          on: {
+            'sheet.submit.confirm': [
+              // A row changed meanwhile: nothing is submitted with marks not saved yet.
+              { guard: 'hasUnsaved', target: 'routing', actions: 'tellUnsaved' },
+              { target: '#scoreSheet.submitting' },
+            ],
+            'sheet.submit.cancel': 'routing',
+          },
+        },
+        confirmingLock: {
+          on: {
+            'sheet.lock.confirm': '#scoreSheet.locking',
+            'sheet.lock.cancel': 'routing',
+          },
+        },
         askingToLeave: {
           on: {
             // The last unsaved row saved meanwhile: nothing is left to lose, so the page changes.

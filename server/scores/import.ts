@@ -14,7 +14,8 @@ import { candidates, inCourseScores, papers, scriptMarks } from '../db/schema';
 import { DomainError, Invalid } from '../errors';
 import { readCsvRecords } from '../lists/csv';
 import { saveInCourse, saveMarks } from './marks';
-import { findSheet, mayWrite, rosterOf, selectRoster } from './sheets';
+import { rosterOf, selectRoster } from './roster';
+import { findSheet, mayWrite } from './sheets';
 
 /**
  * Marks from paper: a marker's grid as a CSV (candidate_index, then q1 to q5 and absent, or the three

@@ -35,9 +35,9 @@ import {
 import { Invalid, NotFound, Refused } from '../errors';
 import { searchConditions } from '../candidates/list';
 import { sanctionCovers } from '../sanctions';
-import { agreementsOf } from './marks';
+import { agreementsOf } from './agreement';
 import { courseHeaderByCode, resultRulesOf } from './papers';
-import { type StoredSheet } from './sheets';
+import { type StoredSheet } from './roster';
 
 /**
  * Results per diet and course header: each registered candidate's exam mark (the agreed marks of every

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   SCORE_MESSAGES as M,
@@ -26,7 +26,8 @@ import {
 import { Invalid, NotFound, Refused } from '../errors';
 import { unblinded, visibleFlagged } from './blind';
 import { courseHeaderByCode } from './papers';
-import { agreementsOf, isWaiting } from './marks';
+import { agreementsOf, isWaiting } from './agreement';
+import { rosterCount, rosterOf, selectRoster, type StoredSheet } from './roster';
 
 /**
  * Score sheets: a diet x course header x paper (optionally one school's), its markers, and its life
@@ -35,36 +36,11 @@ import { agreementsOf, isWaiting } from './marks';
  * either before it or refused after it; each is audited and bumps the sheet's version.
  */
 
-export type StoredSheet = typeof scoreSheets.$inferSelect;
 type SheetInput = Awaited<ReturnType<typeof sheetValidator.validate>>;
 
 const markerOne = alias(users, 'marker_one');
 const markerTwo = alias(users, 'marker_two');
 const markerThree = alias(users, 'marker_three');
-
-/** The sheet's candidates: registered for its diet, of its course header (and its school, if it has one). */
-export const rosterOf = (sheet: StoredSheet): SQL =>
-  and(
-    eq(registrations.dietId, sheet.dietId),
-    eq(registrations.regStatus, 'registered'),
-    eq(candidates.courseHeaderId, sheet.courseHeaderId),
-    sheet.trainingSchoolId === null ? undefined : eq(candidates.trainingSchoolId, sheet.trainingSchoolId),
-  )!;
-
-export const selectRoster = <T extends Record<string, unknown>>(db: Database, columns: T) =>
-  db
-    .select(columns as never)
-    .from(registrations)
-    .innerJoin(candidates, eq(candidates.id, registrations.candidateId))
-    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
-    .$dynamic();
-
-export async function rosterCount(db: Database, sheet: StoredSheet): Promise<number> {
-  const [row] = (await selectRoster(db, { total: sql<number>`count(*)::int` }).where(rosterOf(sheet))) as {
-    total: number;
-  }[];
-  return row.total;
-}
 
 const selectSheets = (db: Database) =>
   db

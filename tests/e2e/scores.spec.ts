@@ -134,6 +134,17 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await expect(one.getByRole('cell', { name: /^Total: / }).first()).toHaveText('54.5');
   await one.getByRole('button', { name: /Submit score marker one/ }).focus();
   await one.keyboard.press('Enter');
+  // Submitting asks first, saying what will happen; by keyboard: the focus is in the dialog.
+  const submitOne = one.getByRole('alertdialog', { name: 'Submit score marker one’s marks?' });
+  await expect(submitOne).toContainText(
+    'Submit score marker one’s marks for 10 candidates? You cannot change a mark afterwards without giving a reason; score marker two’s marks stay hidden from you until they submit.',
+  );
+  await one.keyboard.press('Escape');
+  await expect(submitOne).toBeHidden();
+  await expect(one.getByTestId('sheet-state')).toHaveText('Open');
+  await one.getByRole('button', { name: /Submit score marker one/ }).click();
+  await submitOne.getByRole('button', { name: 'Submit' }).focus();
+  await one.keyboard.press('Enter');
   await expect(one.getByTestId('sheet-state')).toHaveText('Marker one submitted');
 
   // Marker two, blind to marker one's marks, on a phone-sized screen: the grid scrolls inside its box.
@@ -146,6 +157,11 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await typeMarks(two, 10, marksTwo);
   await two.getByRole('button', { name: /Submit score marker two/ }).focus();
   await two.keyboard.press('Enter');
+  const submitTwo = two.getByRole('alertdialog', { name: 'Submit score marker two’s marks?' });
+  await expect(submitTwo).toContainText(
+    'for 10 candidates? You cannot change a mark afterwards without giving a reason; score marker one has submitted, so both marks are compared at once and scripts out of tolerance go to the third marker.',
+  );
+  await submitTwo.getByRole('button', { name: 'Submit' }).click();
   await expect(two.getByTestId('sheet-state')).toHaveText('Reconciling');
   // Both marks side by side for the one script out of tolerance.
   const flagged = two.getByRole('region', { name: 'Scripts out of tolerance' }).getByRole('row');
@@ -173,6 +189,11 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   // The board locks the sheet and publishes the results.
   await openGrid(page, code, 'Score marker one');
   await page.getByRole('button', { name: 'Lock the sheet' }).click();
+  const lock = page.getByRole('alertdialog', { name: 'Lock the sheet?' });
+  await expect(lock).toContainText(
+    'Lock the sheet? 10 scripts, 1 decided by the third marker; marks can change afterwards only after unlocking with a reason.',
+  );
+  await lock.getByRole('button', { name: 'Lock', exact: true }).click();
   await expect(page.getByTestId('sheet-state')).toHaveText('Locked');
   await page.getByRole('navigation', { name: 'Score entry' }).getByRole('link', { name: 'Results' }).click();
   const publication = page.getByTestId(`publication-${code}`);

@@ -89,7 +89,11 @@ const events: ScoreSheetEvent[] = [
   { type: 'sheet.leave.confirm' },
   { type: 'sheet.leave.cancel' },
   { type: 'sheet.submit' },
+  { type: 'sheet.submit.confirm' },
+  { type: 'sheet.submit.cancel' },
   { type: 'sheet.lock' },
+  { type: 'sheet.lock.confirm' },
+  { type: 'sheet.lock.cancel' },
   { type: 'sheet.unlock', reason: 'A page was missed' },
   { type: 'sheet.reason', reason: 'Recounted' },
   { type: 'sheet.row.dirty', id: 1 },
@@ -153,18 +157,50 @@ function checkSheet(replayed: ReplayStep<typeof scoreSheetMachine>) {
     });
   }
   // Shown in the state of its life the server last said.
-  if (snapshot.matches('shown') && !snapshot.matches({ shown: 'askingToLeave' })) {
+  const asking = (['askingToLeave', 'confirmingSubmit', 'confirmingLock'] as const).some((s) =>
+    snapshot.matches({ shown: s }),
+  );
+  if (snapshot.matches('shown') && !asking) {
     expect(snapshot.matches({ shown: LIFE[context.data!.sheet.state] }), where).toBe(true);
   }
-  // Only a grid's marker submits it, and only with every row saved.
-  if (snapshot.matches('submitting')) {
+  // Submitting asks first: only a grid's marker is asked, on their own editable grid in a state it can be
+  // submitted from; it is submitted only on their yes, and only with every row saved.
+  if (snapshot.matches({ shown: 'confirmingSubmit' })) {
+    const from = context.data!.sheet.state;
+    expect(context.data!.editable, where).toBe(true);
+    expect(
+      (context.grid === 'one' && (from === 'open' || from === 'marker_two_submitted')) ||
+        (context.grid === 'two' && (from === 'open' || from === 'marker_one_submitted')),
+      where,
+    ).toBe(true);
+  }
+  if (snapshot.matches('submitting') && !previous?.matches('submitting')) {
+    expect(step.event.type, where).toBe('sheet.submit.confirm');
+    expect(previous!.matches({ shown: 'confirmingSubmit' }), where).toBe(true);
     expect(['one', 'two'], where).toContain(context.grid);
     expect(previous?.context.unsaved, where).toEqual([]);
     expect(previous?.context.data?.editable, where).toBe(true);
   }
-  if (snapshot.matches('locking')) {
+  // Locking asks first too, and locks only on the yes.
+  if (snapshot.matches({ shown: 'confirmingLock' })) {
+    const from = context.data!.sheet.state;
+    expect(from === 'reconciling' || (from === 'open' && context.grid === 'in-course'), where).toBe(true);
+  }
+  if (snapshot.matches('locking') && !previous?.matches('locking')) {
+    expect(step.event.type, where).toBe('sheet.lock.confirm');
+    expect(previous!.matches({ shown: 'confirmingLock' }), where).toBe(true);
     const from = previous!.context.data!.sheet.state;
     expect(from === 'reconciling' || (from === 'open' && context.grid === 'in-course'), where).toBe(true);
+  }
+  // A no goes back to where the sheet was, and nothing is sent to the server.
+  if (step.event.type === 'sheet.submit.cancel' || step.event.type === 'sheet.lock.cancel') {
+    if (
+      previous!.matches({
+        shown: step.event.type === 'sheet.submit.cancel' ? 'confirmingSubmit' : 'confirmingLock',
+      })
+    ) {
+      expect(snapshot.matches({ shown: LIFE[context.data!.sheet.state] }), where).toBe(true);
+    }
   }
   if (snapshot.matches('unlocking')) expect(previous!.context.data!.sheet.state, where).toBe('locked');
   // Leaving a page with unsaved marks asks first, keeping the page asked for.
@@ -199,7 +235,12 @@ function checkSheet(replayed: ReplayStep<typeof scoreSheetMachine>) {
   if (step.event.type === 'sheet.reason') {
     for (const ref of Object.values(context.rows)) expect(rowHeard.get(ref)!.at(-1), where).toBe('Recounted');
   }
-  if (step.event.type === 'sheet.submit' && previous?.context.unsaved.length) {
+  if (
+    (step.event.type === 'sheet.submit' && previous?.context.unsaved.length) ||
+    (step.event.type === 'sheet.submit.confirm' &&
+      previous?.matches({ shown: 'confirmingSubmit' }) &&
+      previous.context.unsaved.length)
+  ) {
     expect(replayed.emitted, where).toEqual([
       { type: 'notify', tone: 'error', message: SCORE_MESSAGES.unsavedFirst },
     ]);
@@ -237,7 +278,17 @@ const model = createPathModel(scoreSheetMachine, {
 const unsavedModel = createPathModel(scoreSheetMachine, {
   inputs: [inputs[0]],
   events: [...events, { type: 'sheet.row.dirty', id: 2 }, { type: 'sheet.row.saved', id: 2 }],
-  withoutEvents: ['sheet.submit', 'sheet.lock', 'sheet.unlock', 'sheet.reason', 'sheet.retry'],
+  withoutEvents: [
+    'sheet.submit',
+    'sheet.submit.confirm',
+    'sheet.submit.cancel',
+    'sheet.lock',
+    'sheet.lock.confirm',
+    'sheet.lock.cancel',
+    'sheet.unlock',
+    'sheet.reason',
+    'sheet.retry',
+  ],
   outputs: { ...OUTPUTS, loadGrid: [PAGES[0]] },
   errors: ERRORS,
   actors: { markRow: recordingRow },

@@ -20,6 +20,7 @@ import { useNotify } from '../../app/notify';
 import { Alert, Button, TextField } from '../../ui/controls';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import type { SheetActor } from './openSheets';
+import { SubmitDialog } from './SheetDialogs';
 
 /**
  * A marker's grid: a plain table of labelled inputs (up to 500 rows a page), keyboard first. Arrow keys
@@ -165,6 +166,7 @@ export function SheetGrid({ sheet }: { sheet: SheetActor }) {
         </nav>
       )}
       <LeaveDialog sheet={sheet} />
+      <SubmitDialog sheet={sheet} />
     </div>
   );
 }

@@ -7,7 +7,8 @@ import { importMarks, loadReconciliation } from '../../api/scores';
 import { useResource } from '../../app/resource';
 import { Alert, Button, TextField } from '../../ui/controls';
 import { ListTable } from '../../ui/ListView';
-import { openSheet } from './openSheets';
+import { openSheet, type SheetActor } from './openSheets';
+import { LockDialog } from './SheetDialogs';
 import { SheetGrid } from './SheetGrid';
 import { ScoreTabs, useUserId } from './scoreShared';
 
@@ -54,6 +55,7 @@ function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number;
     <>
       <h1 className="text-2xl font-semibold">{title}</h1>
       <SheetGrid sheet={sheet} />
+      {data?.sheet.kind === 'in_course' && <LockDialog sheet={sheet} decided={null} waiting={0} />}
       {data?.editable && grid !== 'three' && (
         <MarksFromPaper
           sheetId={sheetId}
@@ -65,6 +67,7 @@ function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number;
       {showReconciliation && (
         <Suspense fallback={<p className="text-slate-600">Loading the scripts out of tolerance…</p>}>
           <Reconciliation
+            sheet={sheet}
             sheetId={sheetId}
             version={data!.sheet.version}
             flagged={data!.sheet.flagged}
@@ -183,11 +186,14 @@ function MarksFromPaper({
 }
 
 function Reconciliation({
+  sheet,
   sheetId,
   version,
   flagged,
   saves,
 }: {
+  /** The sheet's actor: its question before locking counts the scripts the third marker decided here. */
+  sheet: SheetActor;
   sheetId: number;
   version: number;
   flagged: number;
@@ -237,6 +243,11 @@ function Reconciliation({
           </tr>
         ))}
       </ListTable>
+      <LockDialog
+        sheet={sheet}
+        decided={rows.filter((row) => row.final !== '').length}
+        waiting={rows.filter((row) => row.final === '').length}
+      />
     </section>
   );
 }
