@@ -11,7 +11,7 @@ import { describeError, type Logger } from './http/log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
 import type { Route } from './http/route';
-import { bodyLimitOfForm, takesFiles } from './http/validate';
+import { BODY_TOO_LARGE, bodyLimitOfForm, takesFiles } from './http/validate';
 import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
 import { SANDBOX_PREFIX } from './payments/provider';
@@ -46,11 +46,11 @@ export function apiRoutes() {
 
 const tooLarge = bodyLimit({
   maxSize: JSON_BODY_LIMIT,
-  onError: (c) => refuse(c, 413, 'The request is too large.'),
+  onError: (c) => refuse(c, 413, BODY_TOO_LARGE),
 });
 const tooLargeUpload = bodyLimit({
   maxSize: MULTIPART_BODY_LIMIT,
-  onError: (c) => refuse(c, 413, 'The request is too large.'),
+  onError: (c) => refuse(c, 413, BODY_TOO_LARGE),
 });
 
 /**
@@ -60,10 +60,14 @@ const tooLargeUpload = bodyLimit({
  */
 function bodyLimitOf(handlers: Route['handlers']): MiddlewareHandler<AppEnv> {
   if (!takesFiles(handlers)) return tooLarge;
-  // A form that says its own limit (bulk indexing's CSV and zip) has it; it alone.
+  // A form that says its own limit (bulk indexing's CSV and zip) has it; it alone. Its multipart body
+  // is read as a stream by the form's reader (server/http/validate.ts), which counts the bytes of a
+  // body sent without a Content-Length; here only the header is checked, so nothing reads the body
+  // twice or holds all of it before the form's own caps (hono's bodyLimit buffers such a body whole).
   const own = bodyLimitOfForm(handlers);
-  const upload = own
-    ? bodyLimit({ maxSize: own, onError: (c) => refuse(c, 413, 'The request is too large.') })
+  const upload: MiddlewareHandler<AppEnv> = own
+    ? async (c, next) =>
+        Number(c.req.header('content-length') ?? 0) > own ? refuse(c, 413, BODY_TOO_LARGE) : next()
     : tooLargeUpload;
   return (c, next) =>
     (c.req.header('content-type') ?? '').startsWith('multipart/form-data')

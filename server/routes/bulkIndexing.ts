@@ -34,7 +34,14 @@ const stagedFiles = checkedForm(
     if (Object.keys(fields).length) throw new Invalid(fields);
     return { csv: csv!, zip };
   },
-  { maxBytes: L.csvBytes + L.zipBytes + 64 * 1024 },
+  {
+    maxBytes: L.csvBytes + L.zipBytes + 64 * 1024,
+    // Read as a stream: a file past its cap is refused there, its rest never read.
+    parts: {
+      csv: { bytes: L.csvBytes, tooLarge: M.csvTooLarge },
+      files: { bytes: L.zipBytes, tooLarge: M.zipTooLarge },
+    },
+  },
 );
 
 const rangeValidator = formValidator(

@@ -177,7 +177,10 @@ const marksCsv = checkedForm(
     if (reason.length > REASON_MAX) throw new Invalid({ reason: [M.reasonTooLong] });
     return { csv, dryRun: body.dry_run !== '0', reason: reason || undefined };
   },
-  { maxBytes: IMPORT_MAX_BYTES + 16 * 1024 },
+  {
+    maxBytes: IMPORT_MAX_BYTES + 16 * 1024,
+    parts: { csv: { bytes: IMPORT_MAX_BYTES, tooLarge: M.importTooLarge } },
+  },
 );
 
 const importRoutes: Route[] = [
