@@ -4,9 +4,8 @@ import type { DatabaseHandle } from '../db/client';
 import type { Mailer } from '../mail/mailer';
 import type { Storage, WithStorage } from '../storage/storage';
 import type { Actor } from '../audit';
-import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
-import type { Jobs } from '../jobs/queue';
+import type { Jobs } from '../jobs/handle';
 import type { PaymentProvider } from '../payments/provider';
 import type { Logger } from './log';
 import type { Role } from '../../contract/roles';
@@ -55,6 +54,9 @@ export function callerOf(c: AppContext): Caller {
   if (!caller) throw new Error('callerOf() used on a route that the access matrix leaves public');
   return caller;
 }
+
+/** Whose rows a list may show: every school's (board admins) or one school's (school admins). */
+export type ListScope = { kind: 'board' } | { kind: 'school'; schoolId: number | null };
 
 /** Whose candidates the caller works on: a board admin every school's, a school admin their own's. */
 export function scopeOf(c: AppContext): ListScope {

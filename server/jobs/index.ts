@@ -1,3 +1,4 @@
+import type { JobName } from './handle';
 import { sendRequestedReset, type ResetRequest } from '../auth/passwordReset';
 import type { DatabaseHandle } from '../db/client';
 import { sendRegistrationReminders } from '../diets/reminders';
@@ -75,6 +76,10 @@ export const JOBS = {
     run: ({ database, payments, selfUrl }, data: { event: string; reference: string }) =>
       deliverWebhook({ db: database.db, provider: payments, selfUrl }, data),
   },
-} as const satisfies Record<string, JobDefinition<never>>;
+} as const satisfies Record<JobName, JobDefinition<never>>;
 
-export type JobName = keyof typeof JOBS;
+// Every kind named in handle.ts is defined above, and nothing else is.
+export type { JobName };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyKindDefined: Same<keyof typeof JOBS, JobName> = true;
+void everyKindDefined;

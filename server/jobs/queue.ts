@@ -2,7 +2,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../http/log';
-import { JOBS, type JobContext, type JobDefinition, type JobName } from './index';
+import type { JobName, Jobs } from './handle';
+import { JOBS, type JobContext, type JobDefinition } from './index';
 
 /**
  * Background work on pg-boss (docs/decisions.md "Background jobs"): a queue per job kind in JOBS, its
@@ -12,22 +13,7 @@ import { JOBS, type JobContext, type JobDefinition, type JobName } from './index
  * is fetched by one of them (`skip locked`), a cron fires once a minute across both.
  */
 
-export interface Jobs {
-  /**
-   * Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op.
-   * This process's worker is woken to run it now, unless `wake: false` (the caller wakes it later).
-   */
-  send(
-    name: JobName,
-    data?: object,
-    options?: PgBoss.SendOptions & { wake?: boolean },
-  ): Promise<string | null>;
-  /** Wakes this process's worker of the kind, to fetch what is queued now rather than at its next poll. */
-  wake(name: JobName): void;
-  /** Stops taking jobs and waits for those running (before the database closes). */
-  stop(): Promise<void>;
-  boss: PgBoss;
-}
+export type { Jobs } from './handle';
 
 export type JobsConnection = { driver: 'postgres'; url: string } | { driver: 'pglite'; pglite: PGlite };
 

@@ -10,7 +10,7 @@ import { describeError } from '../http/log';
 import { hostileInput } from '../http/validate';
 import { unreadableCell } from '../../contract/input';
 import { batches, type ListSource } from '../http/paging';
-import type { ListSourceOf } from './route';
+import type { ListSourceOf } from './source';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** What a decoder puts for bytes that are not UTF-8. */

@@ -1,47 +1,20 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { ListDefinition } from '../../contract/lists';
 import { listQueryValidator, type ListQuery } from '../../contract/lists.validators';
 import type { Page } from '../../contract/pagination';
 import type { Database } from '../db/client';
-import { dbOf, scopeOf } from '../http/context';
+import { dbOf, scopeOf, type ListScope } from '../http/context';
 import { noRows, pageQueries, readPage, type ListSource, type Paging } from '../http/paging';
 import { ok } from '../http/respond';
 import { get, type Route } from '../http/route';
 import { query } from '../http/validate';
 import { csvResponse } from './csv';
+import type { ListSourceOf } from './source';
 
-/** Whose rows a list may show: every school's (board admins) or one school's (school admins). */
-export type ListScope = { kind: 'board' } | { kind: 'school'; schoolId: number | null };
+export type { ListScope };
 
-/**
- * What the server knows of a list that its definition (contract/lists.ts) does not: how its rows are
- * read, and what each of the definition's filters and sorts means in SQL.
- */
-export interface ListSourceOf<Row extends { id: number }, F extends string, Q extends PgSelect> {
-  /**
-   * A new select of the rows with their joins (`.$dynamic()`). The query is there for joins a filter
-   * chooses (the candidates' registrations: for the diet asked, or the current one).
-   */
-  rows: (db: Database, query: ListQuery) => Q;
-  /** A new `select 1` from the tables the filters and the scope need (`.$dynamic()`), for the total. */
-  matching: (db: Database, query: ListQuery) => PgSelect;
-  /** The rows' unique key (an id, `Row['id']`): the last word of every order, and the cursors. */
-  key: AnyPgColumn;
-  /** What every request of the list asks (a listed row not removed; a notification unread). */
-  where?: SQL;
-  /** The row's school: a school admin sees only their own school's rows. None: board admins only. */
-  school?: AnyPgColumn;
-  /** One condition a search word (each must match). */
-  search?: (text: string) => SQL[];
-  /** Each filter's condition (the query too, for a filter another one qualifies: reg_status by diet). */
-  filters: Record<F, (value: string, query: ListQuery) => SQL>;
-  /** Each sortable column of the definition: the columns it sorts by before the key ([]: the key). */
-  sorts: Record<string, AnyPgColumn[]>;
-  toRow: (row: Awaited<Q>[number]) => Row;
-  /** What a page's rows need from other tables (a school's admins), read once a page or batch. */
-  complete?: (db: Database, rows: Row[], query: ListQuery) => Promise<Row[]>;
-}
+export type { ListSourceOf };
 
 /**
  * The source of one request: the scope's school, the query's filters and search, and the order it

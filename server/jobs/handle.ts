@@ -1,0 +1,34 @@
+import type PgBoss from 'pg-boss';
+
+/**
+ * What a request holds of the job queue: the names of the kinds of job and the queue's handle. Kept
+ * apart from the jobs themselves (server/jobs/index.ts), so that the request's context, which every
+ * module reads, does not import every job's code, and nothing that a job runs imports back.
+ */
+export const JOB_NAMES = [
+  'upkeep',
+  'registration-reminders',
+  'payment-settle',
+  'payment-requery',
+  'password-reset-request',
+  'sandbox-webhook',
+] as const;
+
+export type JobName = (typeof JOB_NAMES)[number];
+
+export interface Jobs {
+  /**
+   * Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op.
+   * This process's worker is woken to run it now, unless `wake: false` (the caller wakes it later).
+   */
+  send(
+    name: JobName,
+    data?: object,
+    options?: PgBoss.SendOptions & { wake?: boolean },
+  ): Promise<string | null>;
+  /** Wakes this process's worker of the kind, to fetch what is queued now rather than at its next poll. */
+  wake(name: JobName): void;
+  /** Stops taking jobs and waits for those running (before the database closes). */
+  stop(): Promise<void>;
+  boss: PgBoss;
+}
