@@ -164,6 +164,13 @@ export interface PaymentRow {
 
 /** One payment with what it covers: the receipt. */
 export interface PaymentDetail extends PaymentRow {
+  /**
+   * What the provider charged the payer (Paystack's `amount`): the order (`amount_kobo`), plus the
+   * provider's fees when the board's account passes them on to the payer. Null until it has said.
+   */
+  charged_kobo: number | null;
+  /** The provider's fees for this payment (Paystack's `fees`), or null when it has not said. */
+  fees_kobo: number | null;
   covered: UnpaidCandidate[];
   paid_by: string | null;
   channel: string | null;
@@ -172,6 +179,10 @@ export interface PaymentDetail extends PaymentRow {
   /** What the receipt says of it: SANDBOX_NOTICE for a simulated payment, else null. */
   notice: string | null;
 }
+
+/** What a receipt says of the provider's fees: who bore them. */
+export const feesLabel = (passedOn: boolean) =>
+  passedOn ? 'added to the payment by the provider' : 'borne by the board';
 
 /** What every receipt, the sandbox's checkout and the start banner say when no Paystack keys are set. */
 export const SANDBOX_NOTICE = 'Sandbox: payments are simulated and no money moves.';

@@ -39,6 +39,11 @@ export interface Config {
    * drives the sandbox of a portal it started (the payments bench); null: a random one each start.
    */
   sandboxSecretKey: string | null;
+  /**
+   * Whether the sandbox charges its payers Paystack's fees on top, as a Paystack account that passes its
+   * fees on does (SANDBOX_PASS_FEES=1): its verify then answers amount = requested_amount + fees.
+   */
+  sandboxPassFees: boolean;
 }
 
 export interface PaystackConfig {
@@ -246,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(),
     paystack: paystack(),
     sandboxSecretKey: sandboxSecretKey(),
+    sandboxPassFees: flag('SANDBOX_PASS_FEES'),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -17,7 +17,12 @@ export interface ProviderTransaction {
   reference: string;
   /** Paystack's words: success, failed, abandoned, ongoing, pending, processing, queued, reversed. */
   status: string;
+  /** What the payer was charged (Paystack's `amount`): the order, plus the fees when the account passes them on. */
   amountKobo: number;
+  /** What was ordered (Paystack's `requested_amount`; its `amount` when it does not say). */
+  requestedAmountKobo: number;
+  /** Paystack's `fees` for the transaction, when it says. */
+  feesKobo: number | null;
   currency: string;
   gatewayResponse: string | null;
   paidAt: string | null;
@@ -134,6 +139,8 @@ export function paystackClient({
         reference: string;
         status: string;
         amount: number;
+        requested_amount?: number | null;
+        fees?: number | null;
         currency: string;
         gateway_response: string | null;
         paid_at: string | null;
@@ -145,10 +152,16 @@ export function paystackClient({
         throw new ProviderUnavailable(M.providerDown);
       }
       const data = json.data;
+      const kobo = (value: unknown) =>
+        value === null || value === undefined || !Number.isFinite(Number(value)) ? null : Number(value);
       return {
         reference: data.reference,
         status: data.status,
         amountKobo: Number(data.amount),
+        // An account that passes its fees on is charged amount = requested_amount + fees (Paystack's
+        // verify example: 40333 = 30050 + 10283); what was ordered is requested_amount.
+        requestedAmountKobo: kobo(data.requested_amount) ?? Number(data.amount),
+        feesKobo: kobo(data.fees),
         currency: data.currency,
         gatewayResponse: data.gateway_response ?? null,
         paidAt: data.paid_at ?? null,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -7,6 +7,13 @@ import { formatNaira, PAYMENT_PATHS, SANDBOX_NOTICE } from '../../contract/payme
 import type { Database } from '../db/client';
 import { sandboxTransactions } from '../db/schema';
 import type { Deps } from '../http/context';
+import {
+  localCardFee,
+  passedOnFee,
+  paystackError,
+  PAYSTACK_CURRENCY_MINIMUM,
+  PAYSTACK_REFERENCE,
+} from './paystackRules';
 import { SANDBOX_PREFIX, type PaymentProvider } from './provider';
 
 /**
@@ -23,18 +30,93 @@ import { SANDBOX_PREFIX, type PaymentProvider } from './provider';
 
 type Row = typeof sandboxTransactions.$inferSelect;
 
-/** The transaction as Paystack's verify shows it. */
-const asPaystack = (row: Row) => ({
-  reference: row.reference,
-  status: row.status,
-  amount: row.amountKobo,
-  currency: row.currency,
-  gateway_response: row.gatewayResponse,
-  paid_at: row.paidAt?.toISOString() ?? null,
-  channel: row.status === 'success' || row.status === 'reversed' ? 'card' : null,
-  customer: { email: row.email },
-  metadata: row.metadata,
-});
+/** A stable integer for an id Paystack would number (its transaction and customer ids). */
+const numberOf = (text: string) => parseInt(createHash('sha256').update(text).digest('hex').slice(0, 10), 16);
+const codeOf = (prefix: string, text: string) =>
+  `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 15)}`;
+
+/** Whether the payer has been charged (and Paystack has taken its fees). */
+const charged = (row: Row) => row.status === 'success' || row.status === 'reversed';
+
+/**
+ * The fees of a transaction once charged: added on top when the account passes them on (then amount =
+ * requested_amount + fees, as in Paystack's verify example 40333 = 30050 + 10283), else taken from it.
+ */
+const feesOf = (row: Row) =>
+  charged(row) ? (row.passFees ? passedOnFee(row.amountKobo) : localCardFee(row.amountKobo)) : null;
+
+/** What the payer is charged: the order, plus the fees when they are passed on. */
+const chargeOf = (row: Row) =>
+  row.amountKobo + (row.passFees && charged(row) ? passedOnFee(row.amountKobo) : 0);
+
+/**
+ * The transaction as Paystack's verify shows it (`data` of its VerifyResponse, every field its OpenAPI
+ * document requires; the webhook's charge.success carries the same).
+ */
+const asPaystack = (row: Row) => {
+  const paidAt = charged(row) ? (row.paidAt ?? row.updatedAt).toISOString() : null;
+  const createdAt = row.createdAt.toISOString();
+  return {
+    id: numberOf(row.reference),
+    domain: 'test',
+    status: row.status,
+    reference: row.reference,
+    receipt_number: null,
+    amount: chargeOf(row),
+    message: null,
+    gateway_response: row.gatewayResponse ?? 'The transaction was not completed',
+    paid_at: paidAt,
+    created_at: createdAt,
+    channel: 'card',
+    currency: row.currency,
+    ip_address: '127.0.0.1',
+    metadata: row.metadata ?? '',
+    log: null,
+    fees: feesOf(row),
+    fees_split: null,
+    authorization: charged(row)
+      ? {
+          authorization_code: codeOf('AUTH', row.reference),
+          bin: '408408',
+          last4: '4081',
+          exp_month: '12',
+          exp_year: '2030',
+          channel: 'card',
+          card_type: 'visa ',
+          bank: 'TEST BANK',
+          country_code: 'NG',
+          brand: 'visa',
+          reusable: false,
+          signature: codeOf('SIG', row.email),
+          account_name: null,
+        }
+      : {},
+    customer: {
+      id: numberOf(row.email),
+      first_name: null,
+      last_name: null,
+      email: row.email,
+      customer_code: codeOf('CUS', row.email),
+      phone: null,
+      metadata: null,
+      risk_action: 'default',
+      international_format_phone: null,
+    },
+    plan: null,
+    split: {},
+    order_id: null,
+    paidAt,
+    createdAt,
+    requested_amount: row.amountKobo,
+    pos_transaction_data: null,
+    source: null,
+    fees_breakdown: null,
+    connect: null,
+    transaction_date: createdAt,
+    plan_object: {},
+    subaccount: {},
+  };
+};
 
 /** Where each checkout choice leaves the transaction, and what the provider says of it. */
 const CHOICES = {
@@ -57,13 +139,19 @@ export async function webhookBody(db: Database, event: string, reference: string
     .from(sandboxTransactions)
     .where(eq(sandboxTransactions.reference, reference));
   if (!row) return null;
+  // refund.processed as Paystack's webhook documentation shows it (its amount a string there too).
   const data =
     event === 'refund.processed'
       ? {
-          transaction_reference: row.reference,
-          amount: row.amountKobo,
-          currency: row.currency,
           status: 'processed',
+          transaction_reference: row.reference,
+          refund_reference: codeOf('RFD', row.reference),
+          amount: String(chargeOf(row)),
+          currency: row.currency,
+          processor: 'sandbox',
+          customer: { first_name: null, last_name: null, email: row.email },
+          integration: 1,
+          domain: 'test',
         }
       : asPaystack(row);
   return JSON.stringify({ event, data });
@@ -86,10 +174,43 @@ export async function deliverWebhook(
   if (response.status !== 200) throw new Error(`The webhook was answered ${response.status}`);
 }
 
-const refused = (c: Context) => c.json({ status: false, message: 'Invalid key' }, 401);
-const notFound = (c: Context) => c.json({ status: false, message: 'Transaction reference not found' }, 400);
+const refused = (c: Context) => c.json(paystackError('Invalid key'), 401);
+/** An unknown reference: 404 with Paystack's error body, as its OpenAPI document says of verify. */
+const notFound = (c: Context) =>
+  c.json(
+    paystackError('Transaction reference not found', {
+      nextStep: "Ensure that you're passing the reference of a transaction that exists on this integration",
+      type: 'validation_error',
+    }),
+    404,
+  );
+/** A refused initialize: 400 with Paystack's TransactionInitializeBadRequestModel. */
+const invalid = (c: Context, message: string, code: string, nextStep: string) =>
+  c.json(paystackError(message, { nextStep, type: 'validation_error', code }), 400);
 
-export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock' | 'payments'>) {
+/**
+ * An initialize's body, JSON or form-encoded (Paystack's OpenAPI document takes both); a form's
+ * metadata is JSON text.
+ */
+async function initializeBody(c: Context): Promise<Record<string, unknown> | null> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const form = Object.fromEntries(new URLSearchParams(await c.req.text()));
+    let metadata: unknown = form.metadata;
+    if (typeof metadata === 'string') {
+      try {
+        metadata = JSON.parse(metadata);
+      } catch {
+        // Kept as the text it is.
+      }
+    }
+    return { ...form, metadata };
+  }
+  const json = (await c.req.json().catch(() => null)) as unknown;
+  return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+}
+
+export function sandboxRoutes(deps: Pick<Deps, 'config' | 'database' | 'jobs' | 'clock' | 'payments'>) {
   const db = () => deps.database.db;
   // Only the portal's own provider client knows this start's secret key (server/payments/provider.ts).
   const authorised = (c: Context) => deps.payments.keyValid(c.req.header('authorization'));
@@ -100,42 +221,74 @@ export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock' | '
     deps.jobs?.send('sandbox-webhook', { event, reference }, { retryLimit: 5, retryDelay: 5 });
 
   const app = new Hono();
-  // Paystack's requests are small JSON; the sandbox takes nothing bigger.
-  app.use(
-    '*',
-    bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ status: false, message: 'Too large' }, 413) }),
-  );
+  // Paystack's requests are small; the sandbox takes nothing bigger.
+  app.use('*', bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json(paystackError('Too large'), 413) }));
 
   app.post('/transaction/initialize', async (c) => {
     if (!authorised(c)) return refused(c);
-    const body = (await c.req.json().catch(() => null)) as {
-      email?: unknown;
-      amount?: unknown;
-      currency?: unknown;
-      reference?: unknown;
-      metadata?: unknown;
-    } | null;
-    const amount = Number(body?.amount);
-    if (!body || typeof body.email !== 'string' || !Number.isInteger(amount) || amount < 100) {
-      return c.json({ status: false, message: 'Invalid amount or email' }, 400);
+    const body = await initializeBody(c);
+    if (!body || typeof body.email !== 'string' || !body.email.includes('@')) {
+      return invalid(c, 'Email Address is required', 'missing_params', 'Provide all required params');
+    }
+    const currency = body.currency === undefined ? 'NGN' : body.currency;
+    if (typeof currency !== 'string' || !Object.hasOwn(PAYSTACK_CURRENCY_MINIMUM, currency)) {
+      return invalid(
+        c,
+        'Currency not supported by merchant',
+        'unsupported_currency',
+        'Use a currency enabled on this integration',
+      );
+    }
+    const amount =
+      typeof body.amount === 'string' && /^\d+$/.test(body.amount) ? Number(body.amount) : body.amount;
+    if (
+      typeof amount !== 'number' ||
+      !Number.isSafeInteger(amount) ||
+      amount < PAYSTACK_CURRENCY_MINIMUM[currency]
+    ) {
+      return invalid(
+        c,
+        'Invalid Amount Sent',
+        'invalid_amount',
+        `Send a whole amount in the currency's subunit, at least ${PAYSTACK_CURRENCY_MINIMUM[currency]}`,
+      );
+    }
+    if (
+      body.reference !== undefined &&
+      (typeof body.reference !== 'string' || !PAYSTACK_REFERENCE.test(body.reference))
+    ) {
+      return invalid(
+        c,
+        'Invalid transaction reference',
+        'invalid_reference',
+        'Only -, ., = and alphanumeric characters allowed in a reference',
+      );
     }
     const reference =
       typeof body.reference === 'string' ? body.reference : `SBX-${randomBytes(6).toString('hex')}`;
-    if (await find('reference', reference)) {
-      return c.json({ status: false, message: 'Duplicate Transaction Reference' }, 400);
-    }
     const accessCode = randomBytes(16).toString('hex');
-    await db()
+    const [inserted] = await db()
       .insert(sandboxTransactions)
       .values({
         reference,
         accessCode,
         amountKobo: amount,
-        currency: typeof body.currency === 'string' ? body.currency : 'NGN',
+        currency,
         email: body.email,
         status: 'abandoned',
         metadata: body.metadata ?? null,
-      });
+        passFees: deps.config.sandboxPassFees,
+      })
+      .onConflictDoNothing({ target: sandboxTransactions.reference })
+      .returning({ reference: sandboxTransactions.reference });
+    if (!inserted) {
+      return invalid(
+        c,
+        'Duplicate Transaction Reference',
+        'duplicate_reference',
+        'Try and create the Transaction or Charge with a new reference',
+      );
+    }
     return c.json({
       status: true,
       message: 'Authorization URL created',
@@ -201,7 +354,11 @@ export function sandboxRoutes(deps: Pick<Deps, 'database' | 'jobs' | 'clock' | '
       page(
         'Sandbox checkout',
         html`<p class="note"><strong>${SANDBOX_NOTICE}</strong> Choose what the payer does.</p>
-          <p>Pay <strong>${formatNaira(row.amountKobo)}</strong></p>
+          <p>
+            Pay
+            <strong>${formatNaira(row.amountKobo + (row.passFees ? passedOnFee(row.amountKobo) : 0))}</strong>
+            ${row.passFees ? html`(${formatNaira(row.amountKobo)} and ${formatNaira(passedOnFee(row.amountKobo))} of charges)` : ''}
+          </p>
           <p class="muted">${row.email} · ${row.reference}</p>
           ${
             open

@@ -263,9 +263,11 @@ export async function quote(db: Database, schoolId: number, choice: Choice): Pro
 export const newReference = () => `WHB-${randomBytes(9).toString('hex').toUpperCase()}`;
 
 /**
- * Starts a payment: the quote again, the transaction at the provider (its access code opens the popup),
- * then the payment and its items in one transaction. A provider that cannot be reached leaves nothing
- * behind; a transaction it made that we then fail to record is never shown to anyone, so never paid.
+ * Starts a payment: the quote again, then the payment and its items recorded in one transaction, then
+ * the transaction at the provider (its access code opens the popup), stored on the payment. Recorded
+ * before the provider is asked, so a webhook or a re-query that comes before the provider has answered
+ * finds the payment and settles it (never an 'unknown reference'). A provider that fails leaves the
+ * payment abandoned and its candidates free, so the school can start again.
  */
 export async function startPayment(
   db: Database,
@@ -281,20 +283,13 @@ export async function startPayment(
     .select({ email: users.email })
     .from(users)
     .where(eq(users.id, userOf(actor)));
-  const reference = newReference();
-  const { accessCode } = await provider.initialize({
-    reference,
-    email: payer.email,
-    amountKobo: quoted.amount_kobo,
-    currency: PAYMENT_CURRENCY,
-    metadata: { school: school.code, fee_id: quoted.fee.id, candidates: quoted.candidates.length },
-  });
   const fee = await payableFee(db, choice.fee_id);
+  const reference = newReference();
   // Recorded with its items live in one transaction: the partial unique indexes on live items refuse a
   // second payment in progress for a candidate (or school) and fee, however many starts race.
-  await db
+  const payment = await db
     .transaction(async (tx) => {
-      const [payment] = await tx
+      const [row] = await tx
         .insert(payments)
         .values({
           reference,
@@ -304,7 +299,6 @@ export async function startPayment(
           amountKobo: quoted.amount_kobo,
           currency: PAYMENT_CURRENCY,
           status: 'initialised',
-          accessCode,
           email: payer.email,
           initiatedBy: userOf(actor),
           // Asked again by the re-query job if nobody verifies it (server/payments/settle.ts).
@@ -316,7 +310,7 @@ export async function startPayment(
         : [{ candidateId: null }];
       await tx.insert(paymentItems).values(
         items.map((item) => ({
-          paymentId: payment.id,
+          paymentId: row.id,
           feeId: fee.id,
           trainingSchoolId: schoolId,
           candidateId: item.candidateId,
@@ -326,7 +320,7 @@ export async function startPayment(
       );
       await audit(tx, actor, {
         action: 'payment.started',
-        entityId: payment.id,
+        entityId: row.id,
         after: {
           reference,
           fee_id: fee.id,
@@ -334,6 +328,7 @@ export async function startPayment(
           candidates: quoted.candidates.map((c) => c.id),
         },
       });
+      return row;
     })
     .catch(async (error: unknown) => {
       // Another start took a candidate meanwhile (it has committed): say which payment holds whom.
@@ -341,7 +336,48 @@ export async function startPayment(
       await quote(db, schoolId, choice);
       throw new Refused(409, M.inPaymentMeanwhile);
     });
+
+  let accessCode: string;
+  try {
+    ({ accessCode } = await provider.initialize({
+      reference,
+      email: payer.email,
+      amountKobo: quoted.amount_kobo,
+      currency: PAYMENT_CURRENCY,
+      metadata: { school: school.code, fee_id: quoted.fee.id, candidates: quoted.candidates.length },
+    }));
+  } catch (error) {
+    await abandonUnstarted(db, actor, payment.id, reference);
+    throw error;
+  }
+  await db.update(payments).set({ accessCode, updatedAt: new Date() }).where(eq(payments.id, payment.id));
   return { reference, access_code: accessCode, amount_kobo: quoted.amount_kobo };
+}
+
+/**
+ * A payment the provider never started (it failed or could not be reached): abandoned, asked about no
+ * more, and its candidates (or school) let go for their fee. Nobody holds its access code, so nobody can
+ * pay it; a webhook for it all the same would still be settled (abandoned is not final).
+ */
+async function abandonUnstarted(db: Database, actor: Actor, paymentId: number, reference: string) {
+  await db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(payments)
+      .set({ status: 'abandoned', nextCheckAt: null, updatedAt: new Date() })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'initialised')))
+      .returning({ id: payments.id });
+    if (!changed) return;
+    await tx
+      .update(paymentItems)
+      .set({ live: false })
+      .where(and(eq(paymentItems.paymentId, paymentId), eq(paymentItems.live, true)));
+    await audit(tx, actor, {
+      action: 'payment.status_changed',
+      entityId: paymentId,
+      before: { status: 'initialised' },
+      after: { status: 'abandoned', reference, provider_status: null, cause: 'provider_not_started' },
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -405,6 +441,8 @@ export async function paymentDetail(
   const simulated = row.payment.provider === 'sandbox';
   return {
     ...toPaymentRow(row),
+    charged_kobo: row.payment.paidAmountKobo,
+    fees_kobo: row.payment.feesKobo,
     covered: covered.map(toCandidate),
     paid_by: payer?.name ?? null,
     channel: row.payment.channel,

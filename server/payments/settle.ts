@@ -42,6 +42,10 @@ function statusFrom(transaction: ProviderTransaction): PaymentStatus {
   }
 }
 
+/** An amount the provider reports, in naira when it is naira. */
+const money = (kobo: number, currency: string) =>
+  currency === 'NGN' ? formatNaira(kobo) : `${kobo / 100} ${currency}`;
+
 /** When to ask the provider again: 5 minutes, doubling each time up to an hour. */
 const nextCheckAfter = (checks: number, now: Date) =>
   new Date(now.getTime() + Math.min(5 * 2 ** checks, 60) * 60_000);
@@ -168,6 +172,7 @@ export async function settle(
       gatewayResponse: transaction?.gatewayResponse ?? payment.gatewayResponse,
       channel: transaction?.channel ?? payment.channel,
       paidAmountKobo: transaction?.amountKobo ?? payment.paidAmountKobo,
+      feesKobo: transaction?.feesKobo ?? payment.feesKobo,
       updatedAt: at,
     };
 
@@ -175,7 +180,13 @@ export async function settle(
     let status: PaymentStatus = transaction ? statusFrom(transaction) : payment.status;
 
     if (status === 'paid' && transaction) {
-      if (transaction.amountKobo !== payment.amountKobo || transaction.currency !== payment.currency) {
+      // Settled on what was ordered: an account that passes Paystack's fees on to the payer is charged
+      // amount = requested_amount + fees, which is no mismatch; less than the order always is.
+      if (
+        transaction.requestedAmountKobo !== payment.amountKobo ||
+        transaction.amountKobo < payment.amountKobo ||
+        transaction.currency !== payment.currency
+      ) {
         await tx
           .update(payments)
           .set({ ...base, status: 'review', nextCheckAt: null })
@@ -185,7 +196,7 @@ export async function settle(
           kind: 'amount_mismatch',
           reference,
           paymentId: payment.id,
-          detail: `Ordered ${formatNaira(payment.amountKobo)} ${payment.currency}; the provider reports ${transaction.currency === 'NGN' ? formatNaira(transaction.amountKobo) : `${transaction.amountKobo / 100} ${transaction.currency}`}. Nothing was credited.`,
+          detail: `Ordered ${formatNaira(payment.amountKobo)} ${payment.currency}; the provider reports ${money(transaction.requestedAmountKobo, transaction.currency)} requested and ${money(transaction.amountKobo, transaction.currency)} charged. Nothing was credited.`,
         });
         await audit(tx, actor, {
           action: 'payment.status_changed',
@@ -206,7 +217,14 @@ export async function settle(
         action: 'payment.credited',
         entityId: payment.id,
         before: { status: payment.status },
-        after: { status: 'paid', reference, receipt_number: receiptNumber, amount_kobo: payment.amountKobo },
+        after: {
+          status: 'paid',
+          reference,
+          receipt_number: receiptNumber,
+          amount_kobo: payment.amountKobo,
+          charged_kobo: transaction.amountKobo,
+          fees_kobo: transaction.feesKobo,
+        },
       });
       if (duplicates.items > 0) {
         await openIssue(tx, actor, {

@@ -49,6 +49,8 @@ const detail = (status: PaymentDetail['status']): PaymentDetail => ({
   gateway_response: null,
   provider: 'sandbox',
   created_at: '2027-03-28T11:59:00.000Z',
+  charged_kobo: status === 'paid' ? 4_500_000 : null,
+  fees_kobo: null,
   covered: QUOTE.candidates,
   paid_by: 'School One',
   channel: null,

@@ -73,11 +73,17 @@ export const payments = pgTable(
     amountKobo: integer('amount_kobo').notNull(),
     currency: text('currency').notNull().default('NGN'),
     status: text('status').$type<PaymentStatus>().notNull(),
-    accessCode: text('access_code').notNull(),
+    /**
+     * The provider's access code (opens its popup). Null until the provider has answered: the payment is
+     * recorded before the provider is asked, so a webhook that comes first finds it.
+     */
+    accessCode: text('access_code'),
     email: text('email').notNull(),
     receiptNumber: text('receipt_number'),
-    /** What the provider last reported. */
+    /** What the provider last reported the payer was charged (the order, plus fees passed on to them). */
     paidAmountKobo: integer('paid_amount_kobo'),
+    /** The provider's fees for the transaction (Paystack's `fees`), as it last reported them. */
+    feesKobo: integer('fees_kobo'),
     channel: text('channel'),
     gatewayResponse: text('gateway_response'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -180,6 +186,8 @@ export const sandboxTransactions = pgTable(
     status: text('status').notNull(),
     gatewayResponse: text('gateway_response'),
     metadata: jsonb('metadata'),
+    /** Whether the payer is charged Paystack's fees on top (an account that passes them on). */
+    passFees: boolean('pass_fees').notNull().default(false),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

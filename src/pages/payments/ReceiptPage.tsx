@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { formatDateTime } from '../../../contract/format';
-import { PAYMENT_STATUS_LABELS, formatNaira } from '../../../contract/payments';
+import { PAYMENT_STATUS_LABELS, feesLabel, formatNaira } from '../../../contract/payments';
 import { loadPayment } from '../../api/payments';
 import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
@@ -37,6 +37,8 @@ function Receipt({ reference }: { reference: string }) {
       </Alert>
     );
   }
+  // The provider's fees were added to what the payer was charged (an account that passes them on).
+  const passedOn = payment.charged_kobo !== null && payment.charged_kobo > payment.amount_kobo;
   return (
     <article
       className="mx-auto max-w-2xl rounded-md bg-white p-6 ring-1 ring-slate-200 print:ring-0"
@@ -72,6 +74,20 @@ function Receipt({ reference }: { reference: string }) {
         </dd>
         <dt className="text-slate-600">Amount</dt>
         <dd className="font-semibold">{formatNaira(payment.amount_kobo)}</dd>
+        {payment.fees_kobo !== null && (
+          <>
+            <dt className="text-slate-600">Provider&apos;s charges</dt>
+            <dd data-testid="receipt-fees">
+              {formatNaira(payment.fees_kobo)} ({feesLabel(passedOn)})
+            </dd>
+          </>
+        )}
+        {passedOn && (
+          <>
+            <dt className="text-slate-600">Total charged</dt>
+            <dd data-testid="receipt-charged">{formatNaira(payment.charged_kobo!)}</dd>
+          </>
+        )}
         <dt className="text-slate-600">Paid at</dt>
         <dd>{payment.paid_at ? formatDateTime(payment.paid_at) : ''}</dd>
         <dt className="text-slate-600">Reference</dt>
