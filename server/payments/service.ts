@@ -33,6 +33,7 @@ import { isUniqueViolation } from '../db/errors';
 import { Invalid, NotFound, Refused } from '../errors';
 import { completeFees, selectFees, toFeeRow } from './fees';
 import type { PaymentProvider } from './provider';
+import { abandonUnstarted } from './settle';
 
 /**
  * What a school pays (school admin, /payments): the fees it owes, who each covers and who is unpaid,
@@ -347,37 +348,11 @@ export async function startPayment(
       metadata: { school: school.code, fee_id: quoted.fee.id, candidates: quoted.candidates.length },
     }));
   } catch (error) {
-    await abandonUnstarted(db, actor, payment.id, reference);
+    await db.transaction((tx) => abandonUnstarted(tx, actor, payment, 'provider_failed'));
     throw error;
   }
   await db.update(payments).set({ accessCode, updatedAt: new Date() }).where(eq(payments.id, payment.id));
   return { reference, access_code: accessCode, amount_kobo: quoted.amount_kobo };
-}
-
-/**
- * A payment the provider never started (it failed or could not be reached): abandoned, asked about no
- * more, and its candidates (or school) let go for their fee. Nobody holds its access code, so nobody can
- * pay it; a webhook for it all the same would still be settled (abandoned is not final).
- */
-async function abandonUnstarted(db: Database, actor: Actor, paymentId: number, reference: string) {
-  await db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(payments)
-      .set({ status: 'abandoned', nextCheckAt: null, updatedAt: new Date() })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, 'initialised')))
-      .returning({ id: payments.id });
-    if (!changed) return;
-    await tx
-      .update(paymentItems)
-      .set({ live: false })
-      .where(and(eq(paymentItems.paymentId, paymentId), eq(paymentItems.live, true)));
-    await audit(tx, actor, {
-      action: 'payment.status_changed',
-      entityId: paymentId,
-      before: { status: 'initialised' },
-      after: { status: 'abandoned', reference, provider_status: null, cause: 'provider_not_started' },
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------

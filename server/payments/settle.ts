@@ -109,6 +109,39 @@ async function release(tx: Database, paymentId: number) {
     .where(and(eq(paymentItems.paymentId, paymentId), eq(paymentItems.live, true)));
 }
 
+/**
+ * How long a payment recorded without the provider's answer may wait for it: far past the client's
+ * timeout (server/payments/provider.ts), so a start still asking the provider is never taken for a dead one.
+ */
+const UNSTARTED_AFTER_MS = 2 * 60_000;
+
+/**
+ * A payment the provider never started (its start failed, or stopped before the provider answered):
+ * abandoned, asked about no more, and its candidates (or school) let go for their fee, so the school can
+ * start again. Nobody holds its access code, so nobody can pay it; were it paid all the same, a webhook
+ * or a verify would still settle it (abandoned is not final).
+ */
+export async function abandonUnstarted(
+  tx: Database,
+  actor: Actor,
+  payment: { id: number; reference: string },
+  cause: 'provider_failed' | 'provider_never_started',
+) {
+  const [changed] = await tx
+    .update(payments)
+    .set({ status: 'abandoned', nextCheckAt: null, updatedAt: new Date() })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, 'initialised')))
+    .returning({ id: payments.id });
+  if (!changed) return;
+  await release(tx, payment.id);
+  await audit(tx, actor, {
+    action: 'payment.status_changed',
+    entityId: payment.id,
+    before: { status: 'initialised' },
+    after: { status: 'abandoned', reference: payment.reference, provider_status: null, cause },
+  });
+}
+
 /** Rows of a raw `execute`, from either driver (pg's result has `rows`; PGlite's too). */
 const rowsOf = (result: unknown): unknown[] => (result as { rows: unknown[] }).rows;
 
@@ -164,6 +197,18 @@ export async function settle(
     }
     // What the queue is deciding is not decided again here.
     if (payment.status === 'review') return 'review';
+
+    // Recorded but never started at the provider (the process stopped while asking it): it holds no
+    // access code, so nobody can pay it, and the provider does not know it. Its candidates go free.
+    if (
+      !transaction &&
+      payment.status === 'initialised' &&
+      payment.accessCode === null &&
+      at.getTime() - payment.createdAt.getTime() >= UNSTARTED_AFTER_MS
+    ) {
+      await abandonUnstarted(tx, actor, payment, 'provider_never_started');
+      return 'abandoned';
+    }
 
     const checks = payment.checks + 1;
     const expired = at.getTime() - payment.createdAt.getTime() >= PAYMENT_PENDING_HOURS * 3600_000;

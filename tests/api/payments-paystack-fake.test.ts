@@ -248,4 +248,44 @@ describe('a webhook before initialize has answered', () => {
     const again = await start([who]);
     expect(again.reference).not.toBe(tried);
   });
+
+  it('a payment recorded but never started at the provider (the process stopped meanwhile) is let go by its next check', async () => {
+    const who = people[7];
+    const [school] = await db().select({ id: paymentItems.trainingSchoolId }).from(paymentItems).limit(1);
+    const [stopped] = await db()
+      .insert(payments)
+      .values({
+        reference: 'WHB-STOPPED0000001',
+        provider: 'paystack',
+        feeId: fee,
+        trainingSchoolId: school.id,
+        amountKobo: ORDERED,
+        status: 'initialised',
+        email: 'school1@example.org',
+        nextCheckAt: new Date(),
+        createdAt: new Date(Date.now() - 5 * 60_000),
+      })
+      .returning();
+    await db().insert(paymentItems).values({
+      paymentId: stopped.id,
+      feeId: fee,
+      trainingSchoolId: school.id,
+      candidateId: who,
+      amountKobo: ORDERED,
+      live: true,
+    });
+    // Held meanwhile: another start for them is refused.
+    const held = await t.request('POST', PAYMENT_PATHS.start, {
+      token: tokens.school1,
+      json: { fee_id: fee, candidate_ids: [who] },
+    });
+    expect(held.status).toBe(409);
+    // The provider never heard of it (404): abandoned, and the candidate free again.
+    const checked = await t.request('POST', PAYMENT_PATHS.verify('/api/admin', stopped.reference), {
+      token: tokens.admin,
+    });
+    expect(checked.body.data.status).toBe('abandoned');
+    expect(await issuesOf(stopped.reference)).toEqual([]);
+    await start([who]);
+  });
 });

@@ -70,6 +70,9 @@ test('a school admin pays for three candidates through the sandbox popup and see
   const receipt = page.getByRole('article', { name: `Receipt ${receiptNumber}` });
   await expect(receipt).toBeVisible();
   await expect(receipt.getByText('₦45,000.00')).toBeVisible();
+  // The provider's fees as it reports them (Paystack's local-card pricing: 1.5% + ₦100), borne by the board.
+  await expect(receipt.getByTestId('receipt-fees')).toHaveText('₦775.00 (borne by the board)');
+  await expect(receipt.getByTestId('receipt-charged')).toHaveCount(0);
   for (const index of indexes) await expect(receipt.getByRole('cell', { name: index })).toBeVisible();
   await expect(receipt.getByRole('button', { name: 'Print' })).toBeVisible();
 
