@@ -25,7 +25,10 @@ import { SANDBOX_PREFIX, type PaymentProvider } from './provider';
  * (`x-paystack-signature`, HMAC-SHA512 of the raw body), delivered by a job to the portal's real webhook
  * route over HTTP. It moves no money and is never served when Paystack's keys are set. Two calls
  * Paystack makes from its dashboard are here too, for the demo and the tests: completing a pending
- * transfer, and reversing a payment.
+ * transfer, and reversing a payment. Its bodies, errors, 404 and refusals are Paystack's published ones
+ * (server/payments/paystackRules.ts; checked against Paystack's OpenAPI document by
+ * tests/api/payments-paystack-shapes.test.ts), and it charges Paystack's local-card fees, passed on to
+ * the payer when SANDBOX_PASS_FEES is set.
  */
 
 type Row = typeof sandboxTransactions.$inferSelect;
