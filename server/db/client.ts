@@ -36,7 +36,7 @@ export type DatabaseTarget =
 
 /** The contrib extensions the migrations create (pg_trgm for the candidate search); PostgreSQL ships
  * them with its contrib package, PGlite needs them handed in at every open. */
-const PGLITE_EXTENSIONS = { pg_trgm };
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * PGlite starts PostgreSQL with initdb's shared_buffers = 128MB, and pays for all of it from the first
