@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
-import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../db/client';
+import { PGLITE_DURABLE_PARAMS, PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../db/client';
 import { acquireLock, DataDirLockedError } from '../db/lock';
 import { isValidKey } from '../storage/storage';
 import { manifest, readControlFile, type ControlFile } from './control';
@@ -287,7 +287,10 @@ async function unpack(source: string, into: string): Promise<{ uploads: number; 
 async function openRestored(dir: string): Promise<number> {
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START_PARAMS });
+    pglite = await PGlite.create(dir, {
+      extensions: PGLITE_EXTENSIONS,
+      startParams: [...PGLITE_START_PARAMS, ...PGLITE_DURABLE_PARAMS],
+    });
   } catch (error) {
     throw new NotABackup(`its database does not open (${(error as Error).message})`);
   }

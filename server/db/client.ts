@@ -30,7 +30,12 @@ export interface DatabaseHandle {
 
 export type DatabaseTarget =
   | { driver: 'postgres'; url: string; poolSize?: number }
-  | { driver: 'pglite'; dataDir: string }
+  | {
+      driver: 'pglite';
+      dataDir: string;
+      /** false: PGlite's own fsync=off, only for the bench that measures what durability costs. */
+      durable?: boolean;
+    }
   /** A PGlite in memory, optionally loaded from a dump of an already-migrated one (tests). */
   | { driver: 'pglite-memory'; loadDataDir?: Blob };
 
@@ -46,6 +51,18 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  * replaces PGlite's own start parameters, so they come first.
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+/**
+ * A commit of the embedded database on disk reaches the disk before it is acknowledged. PGlite starts
+ * PostgreSQL with fsync off (`-F` in its defaults), and even with fsync on its file system's fsync is an
+ * empty call (Emscripten's NODEFS answers fdatasync without calling the system). What does reach the
+ * system is the open flag: with `wal_sync_method=open_datasync` PostgreSQL opens its WAL with O_DSYNC,
+ * which NODEFS passes on as O_SYNC, so each commit's WAL write returns only once the disk has it (and
+ * PostgreSQL asks for the flag only when fsync is on). The cost, about a millisecond a commit, and what
+ * it still leaves to chance (data files are written back by the system, not synced, at a checkpoint):
+ * docs/performance.md and README, Durability. Not for a database in memory, which has no disk.
+ */
+export const PGLITE_DURABLE_PARAMS = ['-c', 'fsync=on', '-c', 'wal_sync_method=open_datasync'];
 
 function expectedMigrations(): number {
   const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
@@ -76,7 +93,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const dir = path.join(target.dataDir, 'pglite');
     fs.mkdirSync(target.dataDir, { recursive: true });
     try {
-      client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS, startParams: PGLITE_START_PARAMS });
+      client = await PGlite.create(dir, {
+        extensions: PGLITE_EXTENSIONS,
+        startParams: [...PGLITE_START_PARAMS, ...(target.durable === false ? [] : PGLITE_DURABLE_PARAMS)],
+      });
     } catch (error) {
       release();
       throw error;
