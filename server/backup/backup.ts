@@ -57,7 +57,9 @@ export async function backup(dataDir: string, file: string): Promise<BackupResul
   const partial = `${target}.${randomSecret(6)}.partial`;
   try {
     const control = readControlFile(dataDir);
-    const fromPortal = control ? await requestFromPortal(control) : null;
+    // A control file left by a portal that was killed names a process that is gone (or a port another
+    // program may have taken since): the folder is then at rest.
+    const fromPortal = control && isRunning(control.pid) ? await requestFromPortal(control) : null;
     let uploads: number;
     if (fromPortal) {
       uploads = fromPortal.uploads;
@@ -128,6 +130,15 @@ async function requestFromPortal(
     });
     request.end();
   });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 const CONTROL_NOTE =

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { auditLog, files } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
+import { packTar, unpackTar, type TarEntry, type TarSource } from '../../server/backup/tar';
 import { PNG, profileForm } from './fixtures';
 
 /**
@@ -21,6 +22,8 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-backup-'));
 const liveDir = path.join(root, 'live');
 const restoredDir = path.join(root, 'restored');
 const archive = path.join(root, 'portal.tar.gz');
+const atRest = path.join(root, 'at-rest.tar.gz');
+const atRestDir = path.join(root, 'restored-at-rest');
 const running: ChildProcess[] = [];
 
 const env = (dataDir: string) => {
@@ -200,8 +203,32 @@ describe('backup while users write, and restore into a fresh folder', () => {
     );
     // Nothing of the backup is left in the data folder.
     expect(fs.readdirSync(liveDir).filter((name) => name.startsWith('.backup-'))).toEqual([]);
-    await stop(live.child);
+    // Killed, not stopped: its control file and lock stay behind, as after a crash.
+    const killed = new Promise((resolve) => live.child.once('exit', resolve));
+    live.child.kill('SIGKILL');
+    await killed;
+    expect(fs.existsSync(path.join(liveDir, 'control.json'))).toBe(true);
   }, 180_000);
+
+  it('backs up a folder no portal runs on (here one a crash left) from its files, with every acknowledged write', async () => {
+    const result = await npmRun('backup', atRest, liveDir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/ \(no portal was running\) into .+ \([\d.]+ MB\)\.$/);
+    const restored = await npmRun('restore', atRest, atRestDir);
+    expect(restored.code).toBe(0);
+    const database = await openDatabase({ driver: 'pglite', dataDir: atRestDir });
+    try {
+      const audited = await database.db
+        .select({ after: auditLog.after })
+        .from(auditLog)
+        .where(eq(auditLog.action, 'user.profile_updated'));
+      const names = new Set(audited.map((row) => (row.after as { name: string }).name));
+      expect(writes.filter((w) => w.ackedAt !== null && !names.has(w.name))).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
 
   it('restores into a fresh folder, and a portal on it holds every write acknowledged before the backup', async () => {
     const result = await npmRun('restore', archive, restoredDir);
@@ -292,4 +319,54 @@ describe('backup while users write, and restore into a fresh folder', () => {
     expect(second.stderr).not.toMatch(/\n|\s+at /);
     expect(fs.existsSync(target)).toBe(false);
   }, 60_000);
+});
+
+describe('the archive format (server/backup/tar.ts)', () => {
+  const collect = async (chunks: AsyncIterable<Buffer>) => {
+    const all: Buffer[] = [];
+    for await (const chunk of chunks) all.push(chunk);
+    return Buffer.concat(all);
+  };
+  async function* stream(...chunks: Buffer[]) {
+    yield* chunks;
+  }
+
+  it('reads back what it wrote: folders, an empty file, a long name, modes and times', async () => {
+    const long = `uploads/${'a'.repeat(120)}/${'b'.repeat(90)}.png`;
+    const sources: TarSource[] = [
+      { name: 'pglite', type: 'dir', mode: 0o700, mtime: 1_700_000_000, size: 0 },
+      {
+        name: 'pglite/empty',
+        type: 'file',
+        mode: 0o600,
+        mtime: 1_700_000_001,
+        size: 0,
+        bytes: new Uint8Array(),
+      },
+      {
+        name: long,
+        type: 'file',
+        mode: 0o644,
+        mtime: 1_700_000_002,
+        size: 513,
+        bytes: new Uint8Array(513).fill(7),
+      },
+    ];
+    const packed = await collect(packTar(sources));
+    expect(packed.length % 512).toBe(0);
+    const read: { entry: TarEntry; bytes: Buffer }[] = [];
+    await unpackTar(stream(packed.subarray(0, 700), packed.subarray(700)), async (entry, body) => {
+      read.push({ entry, bytes: await collect(body) });
+    });
+    expect(read.map(({ entry }) => entry)).toEqual(
+      sources.map(({ name, type, mode, mtime, size }) => ({ name, type, mode, mtime, size })),
+    );
+    expect(read[2].bytes).toEqual(Buffer.alloc(513, 7));
+    // One changed byte in a header is caught by its checksum.
+    const damaged = Buffer.from(packed);
+    damaged[3] ^= 1;
+    await expect(unpackTar(stream(damaged), async () => {})).rejects.toThrow(/checksum/);
+    // An archive cut short says so.
+    await expect(unpackTar(stream(packed.subarray(0, 1100)), async () => {})).rejects.toThrow(/ends midway/);
+  });
 });
