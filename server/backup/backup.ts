@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
 import { PGLITE_DURABLE_PARAMS, PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../db/client';
+import { syncFolder } from '../db/durability';
 import { acquireLock, DataDirLockedError } from '../db/lock';
 import { isValidKey } from '../storage/storage';
 import { manifest, readControlFile, type ControlFile } from './control';
@@ -216,6 +217,8 @@ export async function restore(dataDir: string, file: string): Promise<RestoreRes
     if (fs.existsSync(path.join(work, UPLOADS_FOLDER))) {
       fs.renameSync(path.join(work, UPLOADS_FOLDER), path.join(dataDir, UPLOADS_FOLDER));
     }
+    // On disk before the command says it is done (the checkpoint of the close above included).
+    await syncFolder(dataDir);
     done = true;
     return { uploads: found.uploads, createdAt: found.createdAt, migrations };
   } catch (error) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
+import { syncFolder } from '../db/durability';
 import { describeError, type Logger } from '../http/log';
 import { archiveSources, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnapshot } from './snapshot';
 import { packTar } from './tar';
@@ -57,8 +58,10 @@ export async function startControl(options: {
   });
 
   const answerBackup = async (response: http.ServerResponse) => {
-    // A checkpoint first, so the copy holds little WAL to replay when it is restored.
+    // A checkpoint first, so the copy holds little WAL to replay when it is restored; and since the WAL
+    // before it is let go of, the data files it wrote are synced at once.
     await pglite.exec('CHECKPOINT');
+    await syncFolder(path.join(dataDir, 'pglite'));
     const staged = await stageSnapshot(dataDir, (work) => pglite.runExclusive(work));
     try {
       log.info('backup.snapshot', {
