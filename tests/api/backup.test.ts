@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client';
+import { startCheckpoints } from '../../server/db/durability';
 import { auditLog, files } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 import { packTar, unpackTar, type TarEntry, type TarSource } from '../../server/backup/tar';
@@ -368,5 +369,59 @@ describe('the archive format (server/backup/tar.ts)', () => {
     await expect(unpackTar(stream(damaged), async () => {})).rejects.toThrow(/checksum/);
     // An archive cut short says so.
     await expect(unpackTar(stream(packed.subarray(0, 1100)), async () => {})).rejects.toThrow(/ends midway/);
+  });
+});
+
+describe('durability of the embedded database (server/db/client.ts, server/db/durability.ts)', () => {
+  const dataDir = path.join(root, 'durability');
+  const setting = async (database: DatabaseHandle, name: string) =>
+    (
+      (await database.db.execute(sql.raw(`select current_setting('${name}') as value`))) as unknown as {
+        rows: { value: string }[];
+      }
+    ).rows[0].value;
+
+  it('commits on disk with fsync on and the WAL opened O_DSYNC; a database in memory keeps PGlite’s own settings', async () => {
+    const onDisk = await openDatabase({ driver: 'pglite', dataDir });
+    try {
+      expect(await setting(onDisk, 'fsync')).toBe('on');
+      expect(await setting(onDisk, 'wal_sync_method')).toBe('open_datasync');
+      expect(await setting(onDisk, 'synchronous_commit')).toBe('on');
+    } finally {
+      await onDisk.close();
+    }
+    const memory = await openDatabase({ driver: 'pglite-memory' });
+    try {
+      expect(await setting(memory, 'fsync')).toBe('off');
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('makes checkpoints of its own on a timer, and a stop waits for the one in progress', async () => {
+    const database = await openDatabase({ driver: 'pglite', dataDir });
+    const redo = async () =>
+      (
+        (await database.db.execute(
+          sql`select redo_lsn::text as lsn from pg_control_checkpoint()`,
+        )) as unknown as {
+          rows: { lsn: string }[];
+        }
+      ).rows[0].lsn;
+    try {
+      await database.db.execute(sql`create table if not exists written (n int)`);
+      await database.db.execute(sql`insert into written values (1)`);
+      const before = await redo();
+      const checkpoints = startCheckpoints({
+        pglite: database.pglite!,
+        dir: path.join(dataDir, 'pglite'),
+        log: { error: (event) => expect.fail(event) },
+        everyMs: 100,
+      });
+      await expect.poll(redo, { timeout: 10_000 }).not.toBe(before);
+      await checkpoints.stop();
+    } finally {
+      await database.close();
+    }
   });
 });
