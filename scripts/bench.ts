@@ -18,10 +18,13 @@
  *     the same 50 replayed, on both databases (scripts/bench-payments.ts).
  *  8. Scores: a row save over HTTP on both databases, results computed for 100,000 candidates, and
  *     keystroke to paint on a 500-row grid in Chromium (scripts/bench-scores.ts).
+ *  9. Durability of the embedded database: an audited write with PGlite's fsync=off beside the portal's
+ *     durable commit, at 1 and 10 clients, interleaved (scripts/bench-durability.ts; BENCH_SHORT=1 for
+ *     a quick look).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -31,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchBulk } from './bench-bulk';
+import { benchDurability } from './bench-durability';
 import { benchPayments } from './bench-payments';
 import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
@@ -120,7 +124,16 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments', 'scores'];
+  const parts = [
+    'start',
+    'candidates',
+    'firstload',
+    'throughput',
+    'bulk',
+    'payments',
+    'scores',
+    'durability',
+  ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
   if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: await partPort(1) });
@@ -129,6 +142,7 @@ async function main() {
   if (!ONLY || ONLY === 'bulk') await benchBulk({ port: await partPort(4) });
   if (!ONLY || ONLY === 'payments') await benchPayments({ port: await partPort(5) });
   if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
+  if (!ONLY || ONLY === 'durability') await benchDurability();
 }
 
 async function benchStart() {

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from './app';
+import { startControl, type Control } from './backup/control';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
+import { startCheckpoints } from './db/durability';
 import { ensureReferenceData } from './db/reference';
 import { isEmpty, seedDemo, seedSignIns } from './db/seed';
 import { createLogger, type Logger } from './http/log';
@@ -99,6 +101,16 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
       server.once('error', reject);
     });
+    // `npm run backup` reaches the embedded database through this process (server/backup/control.ts).
+    const control: Control | null =
+      target.driver === 'pglite'
+        ? await startControl({ dataDir: target.dataDir, pglite: database.pglite!, log })
+        : null;
+    // Synced checkpoints of our own, since PGlite cannot sync the ones PostgreSQL makes (server/db/durability.ts).
+    const checkpoints =
+      target.driver === 'pglite'
+        ? startCheckpoints({ pglite: database.pglite!, dir: path.join(target.dataDir, 'pglite'), log })
+        : null;
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     const loopback = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host;
     selfUrl = `http://${loopback.includes(':') && !loopback.startsWith('[') ? `[${loopback}]` : loopback}:${address.port}`;
@@ -113,6 +125,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       payments,
       close() {
         closing ??= (async () => {
+          await control?.close();
+          await checkpoints?.stop();
           await jobs?.stop();
           await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
           mailer.close();
