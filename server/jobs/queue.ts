@@ -119,6 +119,7 @@ export async function startJobs(
     }
   }
 
+  let stopped = false;
   const wake = (name: JobName) => {
     const worker = workers.get(name);
     if (worker) boss.notifyWorker(worker);
@@ -132,6 +133,14 @@ export async function startJobs(
       return id;
     },
     wake,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
+    stop: () => {
+      stopped = true;
+      return boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
+    async check() {
+      if (stopped) throw new Error('the job queue is stopped');
+      // Through pg-boss's own connections (its pool on PostgreSQL): one row of its queue table.
+      if (!(await boss.getQueue('upkeep'))) throw new Error('the job queue has lost its queues');
+    },
   };
 }
