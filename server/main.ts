@@ -3,35 +3,35 @@
  * and SPA on one port, and a clean close on SIGTERM/SIGINT. `npm start` runs it through
  * scripts/start.mjs, which first rebuilds whatever is stale.
  */
-import { ConfigError, loadConfig } from './config';
-import { DataDirLockedError } from './db/lock';
-import { S3StorageError } from './storage/s3';
+import { loadConfig, type Config } from './config';
+import { describeStartError, wantsDebug } from './startErrors';
 import { DEMO_MARKERS } from './db/demo/scores';
 import { DEMO_PASSWORD, DEMO_SIGN_INS } from './db/seed';
 import { SANDBOX_NOTICE } from '../contract/payments';
 import { startPortal } from './portal';
 
-async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+/**
+ * A start that fails: a problem the operator can fix gets its sentence (server/startErrors.ts), and its
+ * stack trace only with DEBUG=1; anything else is the portal's own fault, and its stack is printed.
+ */
+function failedToStart(error: unknown, config: Config | null): never {
+  const sentence = describeStartError(error, config);
+  if (sentence === null) console.error(error);
+  else {
+    console.error(sentence);
+    if (wantsDebug()) console.error(error);
   }
+  process.exit(1);
+}
+
+async function main() {
+  let config: Config | null = null;
   let portal;
   try {
+    config = loadConfig();
     portal = await startPortal(config);
   } catch (error) {
-    // Problems the operator can fix get their sentence, not a stack trace.
-    if (error instanceof DataDirLockedError || error instanceof S3StorageError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
+    failedToStart(error, config);
   }
   const lines = [
     '',

@@ -18,6 +18,9 @@ import { schema } from './schema';
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Driver = 'pglite' | 'postgres';
 
+/** How long the first connection to PostgreSQL may take at start. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export interface DatabaseHandle {
@@ -73,6 +76,16 @@ function expectedMigrations(): number {
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle & { pglite?: PGlite }> {
   if (target.driver === 'postgres') {
+    // One connection first, with a time limit: a server that cannot be reached stops the start within
+    // seconds with its sentence (server/startErrors.ts), rather than after the system's TCP timeout.
+    // (The pool itself has no such limit: it would also cut short a request waiting for a connection.)
+    const probe = new pg.Client({
+      connectionString: target.url,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    probe.on('error', () => {});
+    await probe.connect();
+    await probe.end();
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle connection that breaks (the server restarted, or ended it) is dropped by the pool and the
     // next query opens another; without a listener its 'error' would end the process. The same for a

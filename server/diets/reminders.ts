@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { REMINDER_HOURS, formatCountdown } from '../../contract/diets';
 import { formatDateTime } from '../../contract/format';
 import type { Database } from '../db/client';
@@ -104,23 +104,36 @@ async function recordDueReminders(db: Database, now: Date): Promise<number> {
   });
 }
 
-/** Mails the recorded reminders not yet mailed to their schools' active admins. */
+/**
+ * Mails the recorded reminders not yet mailed to their schools' active admins. They are taken and marked
+ * mailed by one statement, so the row is found by its own key in SQL: the close time read into
+ * JavaScript would lose its microseconds, match no row, and the school would be mailed at every run.
+ * Marked before the mail but in the same transaction: a mail that fails undoes the marks.
+ */
 async function mailPendingReminders(db: Database, mailer: Mailer, log: Logger): Promise<number> {
   return db.transaction(async (tx) => {
-    const pending = await tx
-      .select({
-        dietId: registrationReminders.dietId,
-        schoolId: registrationReminders.trainingSchoolId,
-        hoursBefore: registrationReminders.hoursBefore,
-        closesAt: registrationReminders.closesAt,
-        unregistered: registrationReminders.unregistered,
-      })
-      .from(registrationReminders)
-      .where(isNull(registrationReminders.mailedAt))
-      .limit(100)
-      .for('update', { skipLocked: true });
+    const { rows: pending } = (await tx.execute(sql`
+      update ${registrationReminders} r set mailed_at = now()
+      from (
+        select diet_id, training_school_id, hours_before, closes_at from ${registrationReminders}
+        where mailed_at is null
+        order by created_at
+        limit 100
+        for update skip locked
+      ) due
+      where (r.diet_id, r.training_school_id, r.hours_before, r.closes_at)
+          = (due.diet_id, due.training_school_id, due.hours_before, due.closes_at)
+      returning r.diet_id, r.training_school_id, r.hours_before, r.closes_at, r.unregistered`)) as unknown as {
+      rows: {
+        diet_id: number;
+        training_school_id: number;
+        hours_before: number;
+        closes_at: string | Date;
+        unregistered: number;
+      }[];
+    };
     if (!pending.length) return 0;
-    const schoolIds = [...new Set(pending.map((row) => row.schoolId))];
+    const schoolIds = [...new Set(pending.map((row) => row.training_school_id))];
     const admins = await tx
       .select({ email: users.email, schoolId: users.trainingSchoolId, school: trainingSchools.name })
       .from(users)
@@ -136,30 +149,19 @@ async function mailPendingReminders(db: Database, mailer: Mailer, log: Logger): 
       (await tx.select({ id: diets.id, name: diets.name }).from(diets)).map((row) => [row.id, row.name]),
     );
     for (const reminder of pending) {
-      const diet = dietNames.get(reminder.dietId)!;
-      for (const admin of admins.filter((row) => row.schoolId === reminder.schoolId)) {
+      const diet = dietNames.get(reminder.diet_id)!;
+      for (const admin of admins.filter((row) => row.schoolId === reminder.training_school_id)) {
         await mailer.send({
           to: admin.email,
           kind: 'registration reminder',
-          subject: `Registration for ${diet} closes in ${reminder.hoursBefore} hours`,
+          subject: `Registration for ${diet} closes in ${reminder.hours_before} hours`,
           text: [
             `${admin.school} still has ${reminder.unregistered} verified candidate${reminder.unregistered === 1 ? '' : 's'} not registered for ${diet}.`,
-            `Registration closes at ${formatDateTime(reminder.closesAt)} (Lagos time).`,
+            `Registration closes at ${formatDateTime(new Date(reminder.closes_at))} (Lagos time).`,
             'Sign in to the portal and open Registered Candidates to register them.',
           ].join('\n\n'),
         });
       }
-      await tx
-        .update(registrationReminders)
-        .set({ mailedAt: sql`now()` })
-        .where(
-          and(
-            eq(registrationReminders.dietId, reminder.dietId),
-            eq(registrationReminders.trainingSchoolId, reminder.schoolId),
-            eq(registrationReminders.hoursBefore, reminder.hoursBefore),
-            eq(registrationReminders.closesAt, reminder.closesAt),
-          ),
-        );
     }
     log.info('registration.reminders_mailed', { reminders: pending.length });
     return pending.length;

@@ -30,5 +30,7 @@ export interface Jobs {
   wake(name: JobName): void;
   /** Stops taking jobs and waits for those running (before the database closes). */
   stop(): Promise<void>;
+  /** Throws unless the queue runs and reaches its tables (the readiness answer, server/readiness.ts). */
+  check(): Promise<void>;
   boss: PgBoss;
 }

@@ -37,18 +37,33 @@ export interface JobDefinition<Data = null> {
   cron?: string;
   /** Jobs a worker takes at once (default 1): for short jobs that arrive in bursts. */
   batchSize?: number;
+  /**
+   * How long one run may take before pg-boss counts it failed and runs it again (default
+   * SHORT_JOB_SECONDS). A job caught by a crash stays 'active' this long: short jobs keep it short, so
+   * they resume within a minute (server/jobs/queue.ts); a run past it is failed and retried meanwhile.
+   */
+  expireInSeconds?: number;
   run(context: JobContext, data: Data): Promise<unknown>;
 }
+
+/** The expiry of a job that asks one outside party once (SMTP, the provider: 15 s timeouts) and writes a row. */
+export const SHORT_JOB_SECONDS = 30;
 
 export const JOBS = {
   /** Hourly upkeep (server/upkeep.ts): old throttle hits, old browsers, the storage sweep, ANALYZE on PGlite. */
   upkeep: {
     cron: '7 * * * *',
+    // The storage sweep lists every stored file: minutes on a large bucket. Caught by a crash, its work
+    // is done by the next hour's run anyway.
+    expireInSeconds: 15 * 60,
     run: (context) => runUpkeep(context),
   },
   /** Registration closing reminders (server/diets/reminders.ts), each quarter of an hour. */
   'registration-reminders': {
     cron: '*/15 * * * *',
+    // Up to 100 reminders mailed one after another; a run cut short by its expiry leaves the rest to the
+    // retry, which skips the rows the first still holds (skip locked).
+    expireInSeconds: 60,
     run: ({ database, mailer, log, clock }) =>
       sendRegistrationReminders({ db: database.db, mailer, log }, clock()),
   },
@@ -62,6 +77,8 @@ export const JOBS = {
   /** Pending and unverified payments asked about again (backing off to hourly), for 72 hours. */
   'payment-requery': {
     cron: '*/5 * * * *',
+    // Up to 100 references asked one after another; never longer than its period (the next run asks again).
+    expireInSeconds: 5 * 60,
     run: ({ database, payments, log, clock }) =>
       requeryDue({ db: database.db, provider: payments, log, now: clock }, systemActor()),
   },

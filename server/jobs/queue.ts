@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../http/log';
 import type { JobName, Jobs } from './handle';
-import { JOBS, type JobContext, type JobDefinition } from './index';
+import { JOBS, SHORT_JOB_SECONDS, type JobContext, type JobDefinition } from './index';
 
 /**
  * Background work on pg-boss (docs/decisions.md "Background jobs"): a queue per job kind in JOBS, its
@@ -27,6 +27,18 @@ export interface JobsOptions {
 }
 
 const SCHEMA = 'pgboss';
+
+/**
+ * How a job caught by a crash (`kill -9`, a lost machine) comes back: it stays 'active' until its expiry
+ * (JobDefinition.expireInSeconds), pg-boss's maintenance, which runs this often on one of the processes,
+ * then counts it failed and queues its retry, which waits RETRY_DELAY_SECONDS (doubling, with jitter:
+ * 5-10 s, 10-20 s, ... up to 80-160 s for the fifth) before a worker's next poll takes it. A short job
+ * thus runs again within 30 + 10 + 10 + 2 s of its start. The maintenance also archives and drops old
+ * jobs: a few milliseconds each time (docs/performance.md).
+ */
+export const MAINTENANCE_SECONDS = 10;
+export const RETRY_DELAY_SECONDS = 5;
+const RETRY_LIMIT = 5;
 
 /**
  * pg-boss's `db` option over PGlite: statements with parameters as one prepared statement; pg-boss's own
@@ -56,6 +68,7 @@ export async function startJobs(
     schema: SCHEMA,
     schedule,
     supervise,
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     // Finished jobs are kept a week for whoever looks into one, then dropped.
     archiveCompletedAfterSeconds: 24 * 3600,
     deleteAfterDays: 7,
@@ -65,7 +78,17 @@ export async function startJobs(
 
   const workers = new Map<JobName, string>();
   for (const [name, job] of Object.entries(JOBS) as [JobName, JobDefinition<unknown>][]) {
-    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 60, retryBackoff: true });
+    const settings = {
+      name,
+      retryLimit: RETRY_LIMIT,
+      retryDelay: RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      expireInSeconds: job.expireInSeconds ?? SHORT_JOB_SECONDS,
+    };
+    // createQueue leaves a queue that exists as it is: a database made by an earlier version gets
+    // today's settings too (each new job takes its expiry and retries from its queue when it is sent).
+    await boss.createQueue(name, settings);
+    await boss.updateQueue(name, settings);
     // A worker takes up to `batchSize` jobs a fetch and runs them at once; between fetches it waits the
     // polling interval unless woken (a job this process just queued wakes it: `send` below).
     const worker = await boss.work(
@@ -96,6 +119,7 @@ export async function startJobs(
     }
   }
 
+  let stopped = false;
   const wake = (name: JobName) => {
     const worker = workers.get(name);
     if (worker) boss.notifyWorker(worker);
@@ -109,6 +133,14 @@ export async function startJobs(
       return id;
     },
     wake,
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
+    stop: () => {
+      stopped = true;
+      return boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
+    async check() {
+      if (stopped) throw new Error('the job queue is stopped');
+      // Through pg-boss's own connections (its pool on PostgreSQL): one row of its queue table.
+      if (!(await boss.getQueue('upkeep'))) throw new Error('the job queue has lost its queues');
+    },
   };
 }

@@ -1,11 +1,35 @@
 import { get, PUBLIC, type Route } from '../http/route';
+import type { Deps } from '../http/context';
+import { createReadiness, type Readiness } from '../readiness';
 
-/** For load balancers and for `npm run bench`: which database, and whether its migrations are current. */
+/** One readiness (its kept answer) per portal. */
+const readinessOf = new WeakMap<Deps, () => Promise<Readiness>>();
+
+/**
+ * For load balancers, orchestrators and `npm run bench`. `/api/health` is the liveness answer: the
+ * process is up and answers requests; it asks nothing of the database, so a busy or lost database never
+ * gets a live process restarted. `/api/health/ready` is the readiness answer: 503 while the database,
+ * the migrations, the storage or the job queue fails, so a balancer stops sending to this process
+ * (server/readiness.ts).
+ */
 export const healthRoutes: Route[] = [
-  get('/api/health', PUBLIC, async (c) => {
+  get('/api/health', PUBLIC, (c) => {
     const { database } = c.get('deps');
-    const migrations = await database.migrationState();
-    const healthy = migrations.current;
-    return c.json({ success: healthy, data: { driver: database.driver, migrations } }, healthy ? 200 : 503);
+    return c.json({ success: true, data: { status: 'live', driver: database.driver } });
+  }),
+  get('/api/health/ready', PUBLIC, async (c) => {
+    const deps = c.get('deps');
+    let readiness = readinessOf.get(deps);
+    if (!readiness) {
+      readiness = createReadiness(deps);
+      readinessOf.set(deps, readiness);
+    }
+    const answer = await readiness();
+    const failing = Object.entries(answer.checks)
+      .filter(([, state]) => state === 'failing')
+      .map(([part]) => part);
+    return answer.ready
+      ? c.json({ success: true, data: answer })
+      : c.json({ success: false, message: `Not ready: ${failing.join(', ')}.`, data: answer }, 503);
   }),
 ];

@@ -1,3 +1,4 @@
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomSecret } from '../auth/secrets';
@@ -82,6 +83,11 @@ export function createLocalStorage(root: string): Storage {
         removed += 1;
       }
       return removed;
+    },
+    async check() {
+      // Two system calls, no write: a read-only or vanished disk fails here (a full one on its next put).
+      await fs.mkdir(base, { recursive: true });
+      await fs.access(base, fsConstants.W_OK);
     },
   };
 }

@@ -72,13 +72,18 @@ export async function createS3Storage(
     } catch (error) {
       client.destroy();
       const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-      const why =
+      const code = (error as { code?: string }).code ?? (error as Error).name ?? 'Error';
+      const where = config.endpoint ?? `AWS (${config.region})`;
+      // One sentence that names the setting to change; never the secret key.
+      const sentence =
         status === 404
-          ? 'the bucket does not exist (create it first; the portal never creates buckets)'
+          ? `The bucket ${Bucket} (S3_BUCKET) does not exist at ${where}: create it first (the portal never creates buckets), or correct S3_BUCKET.`
           : status === 403 || status === 401
-            ? 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY may not use it'
-            : `${(error as Error).name ?? 'Error'}: ${(error as Error).message}`;
-      throw new S3StorageError(`Object storage ${description} cannot be used: ${why}.`, { cause: error });
+            ? `S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY may not use the bucket ${Bucket} (S3_BUCKET) at ${where}: give these keys access to it, or correct them.`
+            : status === undefined
+              ? `Object storage at ${where} cannot be reached (${code}): check that it is running and that ${config.endpoint ? 'S3_ENDPOINT' : 'S3_REGION'} is right.`
+              : `Object storage at ${where} refused the bucket ${Bucket} (S3_BUCKET) with HTTP ${status} (${code}): check the S3_ settings.`;
+      throw new S3StorageError(sentence, { cause: error });
     }
   }
 
@@ -130,6 +135,10 @@ export async function createS3Storage(
     },
     // A PutObject (the only write we make) stores the whole object or nothing: no leftovers to find.
     removeLeftovers: async () => 0,
+    // One HEAD request (a fraction of a GET's price), asked at most once every few seconds.
+    async check() {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    },
     close() {
       client.destroy();
     },

@@ -20,6 +20,8 @@ export interface Storage {
   keysWrittenBefore(before: Date): AsyncIterable<string>;
   /** Removes what writes cut short before this time left behind, answering how many it removed. */
   removeLeftovers(before: Date): Promise<number>;
+  /** Throws unless files can be stored now: cheap, for the readiness answer (server/readiness.ts). */
+  check(): Promise<void>;
 }
 
 /**

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
-import { registrationReminders, schoolNotices, trainingSchools } from '../../server/db/schema';
+import { diets, registrationReminders, schoolNotices, trainingSchools } from '../../server/db/schema';
 import { sendRegistrationReminders } from '../../server/diets/reminders';
 import { startJobs, type Jobs } from '../../server/jobs/queue';
 import { currentDietOf, seedCandidates } from './fixtures';
@@ -162,5 +162,46 @@ describe('registration reminders', () => {
         .filter((text) => text.includes('Subject: Registration for'));
     expect(mails('school1@example.org')).toHaveLength(2);
     expect(mails('school2@example.org')).toHaveLength(0);
+  });
+});
+
+describe('a close time with microseconds (issue 23)', () => {
+  it('is reminded of and mailed once, and a second run mails nothing', async () => {
+    // Runs after the test above: SHT-IB still has a verified candidate waiting. The close moves to one
+    // that JavaScript's milliseconds cannot hold (a close written by SQL, say, `now() + interval`).
+    const diet = await currentDietOf(t);
+    const close = new Date(Date.now() + 40 * 24 * 3600_000);
+    await db()
+      .update(diets)
+      .set({ registrationClosesAt: sql`${close.toISOString()}::timestamptz + interval '0.000789 seconds'` })
+      .where(eq(diets.id, diet.id));
+    const { rows } = (await db().execute(
+      sql`select extract(microseconds from registration_closes_at)::int % 1000 as micros from ${diets} where id = ${diet.id}`,
+    )) as unknown as { rows: { micros: number }[] };
+    expect(Number(rows[0].micros)).toBe(789);
+
+    const toSchool1 = () =>
+      fs
+        .readdirSync(path.join(t.dataDir, 'mail'))
+        .filter((name) => name.endsWith('-school1@example.org.eml'))
+        .map((name) => fs.readFileSync(path.join(t.dataDir, 'mail', name), 'utf8'))
+        .filter((text) => text.includes('Subject: Registration for')).length;
+    const before = toSchool1();
+    now = new Date(close.getTime() - 10 * 3600_000);
+    const run = () => sendRegistrationReminders({ db: db(), mailer: t.portal.mailer, log: quietLog }, now);
+    const first = await run();
+    expect(first.recorded).toBeGreaterThanOrEqual(1);
+    expect(first.mailed).toBe(first.recorded);
+    expect(toSchool1()).toBe(before + 1);
+    // Again, and again later: recorded and mailed, so nothing more.
+    expect(await run()).toEqual({ recorded: 0, mailed: 0 });
+    now = new Date(close.getTime() - 9 * 3600_000);
+    expect(await run()).toEqual({ recorded: 0, mailed: 0 });
+    expect(toSchool1()).toBe(before + 1);
+    const unmailed = await db()
+      .select({ hours: registrationReminders.hoursBefore })
+      .from(registrationReminders)
+      .where(sql`${registrationReminders.mailedAt} is null`);
+    expect(unmailed).toEqual([]);
   });
 });

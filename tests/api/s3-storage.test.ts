@@ -223,17 +223,17 @@ describe('the S3 driver, against a real S3-compatible server over HTTP', () => {
   it('stops the start with a sentence when the bucket is missing, the keys are wrong or nothing answers', async () => {
     await expect(createS3Storage(s3Config({ bucket: 'no-such-bucket' }))).rejects.toThrow(
       new S3StorageError(
-        `Object storage s3://no-such-bucket at ${endpoint} cannot be used: the bucket does not exist (create it first; the portal never creates buckets).`,
+        `The bucket no-such-bucket (S3_BUCKET) does not exist at ${endpoint}: create it first (the portal never creates buckets), or correct S3_BUCKET.`,
       ),
     );
     // s3rver checks the key id of a V4 signature, not the signature itself (AWS and MinIO check both).
     await expect(createS3Storage(s3Config({ accessKeyId: 'NOT-OURS' }))).rejects.toThrow(
-      /cannot be used: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY may not use it\.$/,
+      /^S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY may not use the bucket portal-uploads \(S3_BUCKET\) at .*: give these keys access to it, or correct them\.$/,
     );
     const closed = new URL(endpoint);
     closed.port = '1';
     await expect(createS3Storage(s3Config({ endpoint: closed.origin }))).rejects.toThrow(
-      /^Object storage s3:\/\/portal-uploads at http:\/\/127\.0\.0\.1:1 cannot be used: .*ECONNREFUSED/,
+      /^Object storage at http:\/\/127\.0\.0\.1:1 cannot be reached \(ECONNREFUSED\): check that it is running and that S3_ENDPOINT is right\.$/,
     );
   });
 });

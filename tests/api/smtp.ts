@@ -8,14 +8,21 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on a loopback port (smtp-server, from the npm registry), for tests that set
- * SMTP_URL: the portal's mail travels over SMTP to it, and each mail lands in `received`.
+ * SMTP_URL: the portal's mail travels over SMTP to it, and each mail lands in `received`. While
+ * `holding`, a sender's MAIL FROM is never answered: the sender waits in the middle of its mail (a job
+ * caught sending), and `held` lists who was kept waiting.
  */
-export async function startSmtpServer() {
+export async function startSmtpServer({ holding = false }: { holding?: boolean } = {}) {
   const received: ReceivedMail[] = [];
+  const held: string[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onMailFrom(address, _session, callback) {
+      if (holding) held.push(address.address);
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -33,6 +40,10 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    held,
+    release: () => {
+      holding = false;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
