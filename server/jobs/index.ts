@@ -37,6 +37,11 @@ export interface JobDefinition<Data = null> {
   cron?: string;
   /** Jobs a worker takes at once (default 1): for short jobs that arrive in bursts. */
   batchSize?: number;
+  /**
+   * pg-boss's queue policy (default 'standard': every send queues a job). 'short': one job queued per
+   * `singletonKey`; a send while one waits is a no-op (docs/decisions.md "Background jobs").
+   */
+  policy?: 'standard' | 'short';
   run(context: JobContext, data: Data): Promise<unknown>;
 }
 
@@ -54,8 +59,10 @@ export const JOBS = {
   },
   /** Settles one reference the provider's webhook named (server/payments/settle.ts): idempotent. */
   'payment-settle': {
-    // Webhooks come in bursts (Paystack's retries after an outage): twenty settled at once.
+    // Webhooks come in bursts (Paystack's retries after an outage): twenty settled at once, and one
+    // job queued per reference however many deliveries name it (sent with `singletonKey`).
     batchSize: 20,
+    policy: 'short',
     run: ({ database, payments, log, clock }, data: { reference: string }) =>
       settle({ db: database.db, provider: payments, log, now: clock }, systemActor(), data.reference),
   },

@@ -65,7 +65,17 @@ export async function startJobs(
 
   const workers = new Map<JobName, string>();
   for (const [name, job] of Object.entries(JOBS) as [JobName, JobDefinition<unknown>][]) {
-    await boss.createQueue(name, { name, retryLimit: 3, retryDelay: 60, retryBackoff: true });
+    const options = {
+      name,
+      policy: job.policy ?? 'standard',
+      retryLimit: 3,
+      retryDelay: 60,
+      retryBackoff: true,
+    };
+    await boss.createQueue(name, options);
+    // createQueue leaves a queue that exists as it was: a database made before a kind's policy changed
+    // takes the new one here (updateQueue sets every option, policy included, on each start).
+    await boss.updateQueue(name, options);
     // A worker takes up to `batchSize` jobs a fetch and runs them at once; between fetches it waits the
     // polling interval unless woken (a job this process just queued wakes it: `send` below).
     const worker = await boss.work(

@@ -134,6 +134,10 @@ const reconciliationRoutes: Route[] = [
   }),
 ];
 
+/** The settle job's key for a reference: at most one queued per reference (server/jobs/index.ts). */
+export const settleKey = (reference: string) => `settle:${reference}`;
+const SETTLE_AFTER_SECONDS = 1;
+
 /**
  * The provider's webhook: public, believed only when its signature is the HMAC-SHA512 of the raw body
  * under our secret key (compared in constant time), answered 200 at once. It never credits on its own
@@ -161,7 +165,13 @@ const webhookRoutes: Route[] = [
       (event?.event === 'charge.success' || event?.event === 'refund.processed')
     ) {
       if (jobs) {
-        await jobs.send('payment-settle', { reference }, { singletonKey: `settle:${reference}` });
+        // One settle queued per reference (the queue's 'short' policy), due a second from now, so a
+        // burst of deliveries naming it (Paystack's retries, a replay) makes one job, not one each.
+        await jobs.send(
+          'payment-settle',
+          { reference },
+          { singletonKey: settleKey(reference), startAfter: SETTLE_AFTER_SECONDS },
+        );
       } else {
         await settle(
           { db: database.db, provider: payments, log },
