@@ -18,10 +18,13 @@
  *     the same 50 replayed, on both databases (scripts/bench-payments.ts).
  *  8. Scores: a row save over HTTP on both databases, results computed for 100,000 candidates, and
  *     keystroke to paint on a 500-row grid in Chromium (scripts/bench-scores.ts).
+ *  9. Verify under load: 50 schools verifying pending payments against the sandbox at once for 60 s, on
+ *     both databases: answers, errors, p50/p95 (scripts/bench-verify.ts; BENCH_VERIFY_SECONDS=10 for a
+ *     quick try).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|verify runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -36,6 +39,7 @@ import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
+import { benchVerify } from './bench-verify';
 import { freePort, portFromEnv } from './ports';
 
 /** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
@@ -120,7 +124,7 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments', 'scores'];
+  const parts = ['start', 'candidates', 'firstload', 'throughput', 'bulk', 'payments', 'scores', 'verify'];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
   if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: await partPort(1) });
@@ -129,6 +133,7 @@ async function main() {
   if (!ONLY || ONLY === 'bulk') await benchBulk({ port: await partPort(4) });
   if (!ONLY || ONLY === 'payments') await benchPayments({ port: await partPort(5) });
   if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
+  if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
 }
 
 async function benchStart() {
