@@ -34,3 +34,18 @@ export interface Jobs {
   stop(): Promise<void>;
   boss: PgBoss;
 }
+
+/**
+ * Thrown by a job that should run again later rather than fail (a provider that asks us to wait): the
+ * worker queues it again with `data`, due in `seconds`, and counts this run done, so pg-boss's own retries
+ * (a fixed backoff) are kept for failures of the portal's own.
+ */
+export class RunLater extends Error {
+  constructor(
+    readonly seconds: number,
+    readonly data: object,
+    readonly options: { singletonKey?: string } = {},
+  ) {
+    super(`Run again in ${seconds} s`);
+  }
+}

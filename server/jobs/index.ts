@@ -7,7 +7,8 @@ import type { Mailer } from '../mail/mailer';
 import type { Storage } from '../storage/storage';
 import { deliverWebhook } from '../payments/sandbox';
 import type { PaymentProvider } from '../payments/provider';
-import { requeryDue, settle } from '../payments/settle';
+import { requeryDue } from '../payments/settle';
+import { settleJob, type SettleJobData } from '../payments/settleJob';
 import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 
@@ -63,8 +64,8 @@ export const JOBS = {
     // job queued per reference however many deliveries name it (sent with `singletonKey`).
     batchSize: 20,
     policy: 'short',
-    run: ({ database, payments, log, clock }, data: { reference: string }) =>
-      settle({ db: database.db, provider: payments, log, now: clock }, systemActor(), data.reference),
+    run: ({ database, payments, log, clock }, data: SettleJobData) =>
+      settleJob({ db: database.db, provider: payments, log, now: clock }, data),
   },
   /** Pending and unverified payments asked about again (backing off to hourly), for 72 hours. */
   'payment-requery': {

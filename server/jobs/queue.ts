@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../http/log';
-import type { JobName, Jobs } from './handle';
+import { RunLater, type JobName, type Jobs } from './handle';
 import { JOBS, type JobContext, type JobDefinition } from './index';
 
 /**
@@ -89,6 +89,11 @@ export async function startJobs(
               await job.run(context, data);
               log.info('job.done', { name, id, ms: Math.round(performance.now() - started) });
             } catch (error) {
+              if (error instanceof RunLater) {
+                await boss.send(name, error.data, { ...error.options, startAfter: error.seconds });
+                log.info('job.later', { name, id, seconds: error.seconds });
+                return;
+              }
               log.error('job.failed', { name, id, ...describeError(error) });
               throw error;
             }

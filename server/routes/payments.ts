@@ -20,8 +20,10 @@ import { ok } from '../http/respond';
 import { ADMIN, PUBLIC, SCHOOL_ADMIN, get, post, type Route } from '../http/route';
 import { json } from '../http/validate';
 import { createFee, deleteFee, setFeeStatus, updateFee } from '../payments/fees';
+import { readProviderHealth } from '../payments/health';
 import { resolveIssue } from '../payments/issues';
 import { settle } from '../payments/settle';
+import { settleKey } from '../payments/settleJob';
 import {
   payableFee,
   payableFees,
@@ -126,6 +128,10 @@ const paymentRoutes = (role: Role): Route[] => {
 };
 
 const reconciliationRoutes: Route[] = [
+  // The banner of the board's payments pages: the provider failing now, why and since when.
+  get(PAYMENT_PATHS.providerHealth, ADMIN, async (c) =>
+    ok(c, await readProviderHealth(dbOf(c), c.get('deps').payments.info.name, nowOf(c))),
+  ),
   post('/api/admin/payment-issues/:id/resolve', ADMIN, json(issueResolutionValidator), async (c) => {
     const id = idOf(c, M.issueNotFound);
     const { note } = c.req.valid('json');
@@ -134,8 +140,6 @@ const reconciliationRoutes: Route[] = [
   }),
 ];
 
-/** The settle job's key for a reference: at most one queued per reference (server/jobs/index.ts). */
-export const settleKey = (reference: string) => `settle:${reference}`;
 const SETTLE_AFTER_SECONDS = 1;
 
 /**

@@ -6,7 +6,7 @@ import { issueToken } from '../../server/auth/tokens';
 import type { DatabaseHandle } from '../../server/db/client';
 import { auditLog, payments, sandboxTransactions } from '../../server/db/schema';
 import { startJobs, type Jobs } from '../../server/jobs/queue';
-import { settleKey } from '../../server/routes/payments';
+import { settleKey } from '../../server/payments/settleJob';
 import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
