@@ -103,8 +103,8 @@ export function signBody(secretKey: string, rawBody: string): string {
 }
 
 /**
- * A client of Paystack's API at `baseUrl` (a function: the sandbox's is the portal's own address, known
- * once it listens).
+ * A client of Paystack's API at `baseUrl`, reached through `transport` (the network, or the sandbox's
+ * app in this process), each call bounded by `timeoutMs`.
  */
 export function paystackClient({
   baseUrl,

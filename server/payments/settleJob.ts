@@ -6,7 +6,7 @@ import { settle, type SettleParts } from './settle';
 /**
  * The settle job a webhook queues (server/jobs/index.ts 'payment-settle'): the same settle as the
  * browser's verify. When the provider fails, it is asked again later as its failure says: a rate limit
- * after its Retry-After, an error, a page or a timeout after a backoff (30 s, doubling, up to 30 min),
+ * after its Retry-After (an hour at most), an error, a page or a timeout after a backoff (30 s, doubling, up to 30 min),
  * SETTLE_DEFERRALS times; a refused key is not asked again by this job (a person must set the key),
  * nor is anything past the deferrals: the re-query job (every 5 minutes) goes on asking about every
  * payment still open.
@@ -22,8 +22,9 @@ export interface SettleJobData {
 export const settleKey = (reference: string) => `settle:${reference}`;
 export const SETTLE_DEFERRALS = 6;
 
+/** Seconds until the next try: the backoff, or the provider's Retry-After when longer (an hour at most). */
 export const deferral = (attempt: number, retryAfterSeconds: number | null) =>
-  Math.max(retryAfterSeconds ?? 0, Math.min(1800, 30 * 2 ** attempt));
+  Math.min(3600, Math.max(retryAfterSeconds ?? 0, Math.min(1800, 30 * 2 ** attempt)));
 
 export async function settleJob(parts: SettleParts, data: SettleJobData) {
   try {
