@@ -13,7 +13,8 @@ import { issueToken } from '../../server/auth/tokens';
 import { auditLog, notifications, payments } from '../../server/db/schema';
 import { RunLater } from '../../server/jobs/handle';
 import { PROVIDER_NOTIFICATION_KIND } from '../../server/payments/health';
-import { signBody } from '../../server/payments/provider';
+import { ProviderFailure } from '../../server/errors';
+import { paystackClient, signBody } from '../../server/payments/provider';
 import { requeryDue } from '../../server/payments/settle';
 import { settleJob, settleKey } from '../../server/payments/settleJob';
 import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
@@ -202,6 +203,24 @@ describe('each failure by its cause', () => {
     // Nothing changed: the payment is as it was.
     const [row] = await db().select().from(payments).where(eq(payments.reference, reference));
     expect(row.status).toBe('initialised');
+  });
+
+  it('a refused connection is told as unreachable (the real client, at a port nobody listens on)', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const logged: Record<string, unknown>[] = [];
+    const client = paystackClient({
+      baseUrl: () => `http://127.0.0.1:${port}`,
+      secretKey: SECRET,
+      info: { name: 'paystack', script_url: '' },
+      log: { error: (_event, fields) => logged.push(fields ?? {}) },
+    });
+    const failure = await client.verify(reference).catch((error) => error);
+    expect(failure).toBeInstanceOf(ProviderFailure);
+    expect(failure).toMatchObject({ kind: 'unreachable', message: SAID.verify.unreachable, status: 502 });
+    expect(logged).toEqual([expect.objectContaining({ cause: 'unreachable', status: null })]);
   });
 
   it('a start the provider refuses is told to try later, a busy one in a minute; nothing is recorded', async () => {
