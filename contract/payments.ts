@@ -245,7 +245,8 @@ export const PROVIDER_FAILURES = [
 ] as const;
 export type ProviderFailureKind = (typeof PROVIDER_FAILURES)[number];
 export const PROVIDER_FAILURE_LABELS: Record<ProviderFailureKind, string> = {
-  key_refused: 'the provider refuses our secret key (revoked or wrong): set PAYSTACK_SECRET_KEY anew',
+  key_refused:
+    'the provider refuses our secret key, revoked or wrong (set PAYSTACK_SECRET_KEY anew and restart)',
   rate_limited: 'the provider is limiting our requests (429)',
   server_error: 'the provider answers with its own errors (5xx)',
   not_json: 'the provider answers with a page that is not its API (a proxy or maintenance page)',

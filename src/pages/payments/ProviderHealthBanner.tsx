@@ -16,7 +16,7 @@ function Banner() {
   if (!health?.alert || !health.failing) return null;
   const { failing } = health;
   return (
-    <div className="mt-3" data-testid="provider-health">
+    <div className="my-3" data-testid="provider-health">
       <Alert tone="error">
         <strong>Payments are failing</strong> since {formatDateTime(failing.since)}: {failing.label}
         {failing.http_status ? ` (HTTP ${failing.http_status})` : ''}. Schools are told to try again later;
