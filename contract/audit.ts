@@ -46,6 +46,8 @@ export const AUDIT_ACTIONS = {
   'payment.started': 'payment',
   'payment.status_changed': 'payment',
   'payment.credited': 'payment',
+  'payment.provider_failing': 'payment_provider',
+  'payment.provider_recovered': 'payment_provider',
   'payment_issue.opened': 'payment_issue',
   'payment_issue.resolved': 'payment_issue',
   'paper.created': 'paper',

@@ -232,12 +232,80 @@ export const PAYMENT_PATHS = {
   issues: `${BOARD}/payment-issues`,
   /** POST `{ note }`. */
   resolveIssue: (id: number) => `${BOARD}/payment-issues/${id}/resolve`,
+  /** GET: whether the provider is failing now, why and since when (ProviderHealth; admin). */
+  providerHealth: `${BOARD}/payment-provider`,
   /** The provider's webhook (Paystack's `x-paystack-signature`). */
   webhook: '/api/paystack/webhook',
 } as const;
 
 /** The page a receipt is printed from. */
 export const receiptPage = (reference: string) => `/payments/receipt/${encodeURIComponent(reference)}`;
+
+/**
+ * Why a call to the payment provider failed (server/payments/provider.ts): its key refused (401: revoked
+ * or wrong), a rate limit (429), its own failure (5xx), a page that is not its API's JSON (a proxy's or
+ * a maintenance page), no answer in time, or no connection at all.
+ */
+export const PROVIDER_FAILURES = [
+  'key_refused',
+  'rate_limited',
+  'server_error',
+  'not_json',
+  'timeout',
+  'unreachable',
+] as const;
+export type ProviderFailureKind = (typeof PROVIDER_FAILURES)[number];
+export const PROVIDER_FAILURE_LABELS: Record<ProviderFailureKind, string> = {
+  key_refused:
+    'the provider refuses our secret key, revoked or wrong (set PAYSTACK_SECRET_KEY anew and restart)',
+  rate_limited: 'the provider is limiting our requests (429)',
+  server_error: 'the provider answers with its own errors (5xx)',
+  not_json: 'the provider answers with a page that is not its API (a proxy or maintenance page)',
+  timeout: 'the provider does not answer in time',
+  unreachable: 'the provider cannot be reached (connection refused or no route)',
+};
+/** How long the provider may fail before the board is told (a refused key is told at once). */
+export const PROVIDER_ALERT_MINUTES = 5;
+
+/** What the board's payments pages show while the provider fails (GET PAYMENT_PATHS.providerHealth). */
+export interface ProviderHealth {
+  provider: 'paystack' | 'sandbox';
+  /** Failing now: since when, why, and what it last answered (an HTTP status, or null: no answer). */
+  failing: { since: string; kind: ProviderFailureKind; label: string; http_status: number | null } | null;
+  /** Whether the board has been told: a refused key, or failing for PROVIDER_ALERT_MINUTES or more. */
+  alert: boolean;
+}
+
+/**
+ * What a school is told when the provider fails, by why and by what it was doing (starting a payment,
+ * or checking one): whether to try again now, in a minute, or later.
+ */
+export const PROVIDER_FAILURE_MESSAGES: Record<'start' | 'verify', Record<ProviderFailureKind, string>> = {
+  start: {
+    key_refused:
+      'Payments cannot be taken at the moment; the board has been told. Nothing was charged: please try again later.',
+    rate_limited: 'The payment provider is busy. Nothing was charged: please try again in a minute.',
+    server_error:
+      'The payment provider is having problems. Nothing was charged: please try again in a few minutes.',
+    not_json:
+      'The payment provider is having problems. Nothing was charged: please try again in a few minutes.',
+    timeout: 'The payment provider took too long to answer. Nothing was charged: please try again now.',
+    unreachable:
+      'The payment provider could not be reached. Nothing was charged: please try again in a few minutes.',
+  },
+  verify: {
+    key_refused:
+      'The payment cannot be checked at the moment; the board has been told. If you paid, it is safe: please try again later.',
+    rate_limited: 'The payment provider is busy. If you paid, it is safe: please try again in a minute.',
+    server_error:
+      'The payment provider is having problems. If you paid, it is safe: please try again in a few minutes.',
+    not_json:
+      'The payment provider is having problems. If you paid, it is safe: please try again in a few minutes.',
+    timeout: 'The payment provider took too long to answer. If you paid, it is safe: please try again now.',
+    unreachable:
+      'The payment provider could not be reached. If you paid, it is safe: please try again in a few minutes.',
+  },
+};
 
 export const PAYMENT_MESSAGES = {
   titleRequired: 'Title is required',

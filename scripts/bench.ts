@@ -24,7 +24,7 @@
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -40,6 +40,7 @@ import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
+import { benchVerify } from './bench-verify';
 import { freePort, portFromEnv } from './ports';
 
 /** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
@@ -133,6 +134,7 @@ async function main() {
     'payments',
     'scores',
     'durability',
+    'verify',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -143,6 +145,7 @@ async function main() {
   if (!ONLY || ONLY === 'payments') await benchPayments({ port: await partPort(5) });
   if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
   if (!ONLY || ONLY === 'durability') await benchDurability();
+  if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
 }
 
 async function benchStart() {

@@ -1,5 +1,6 @@
 import type { FieldMessages } from '../contract/envelope';
 import { UNAUTHENTICATED_MESSAGE } from '../contract/envelope';
+import type { ProviderFailureKind } from '../contract/payments';
 
 /**
  * What a service or a handler refuses, thrown and turned into the envelope in one place (`app.onError`
@@ -63,6 +64,32 @@ export class ProviderUnavailable extends DomainError {
   readonly status = 502;
   body() {
     return { success: false, message: this.message };
+  }
+}
+
+/**
+ * 502 with its cause: a call to the provider that failed, and why (contract/payments.ts PROVIDER_FAILURES).
+ * The message is the school's sentence for it; the rest is for the log and the retries, never a secret:
+ * the path has no reference (`/transaction/verify/:reference`), and no header or body is kept.
+ */
+export class ProviderFailure extends ProviderUnavailable {
+  constructor(
+    readonly kind: ProviderFailureKind,
+    message: string,
+    readonly detail: {
+      method: string;
+      path: string;
+      httpStatus: number | null;
+      /** Seconds the provider asked us to wait (a 429's Retry-After), if it said. */
+      retryAfterSeconds: number | null;
+      ms: number;
+    },
+  ) {
+    super(message);
+  }
+  /** Whether asking again later can help: everything but a refused key, which needs a person. */
+  get retryable() {
+    return this.kind !== 'key_refused';
   }
 }
 

@@ -13,7 +13,9 @@ import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
 import type { Storage } from './storage/storage';
 import { startJobs, type Jobs, type JobsOptions } from './jobs/queue';
-import { createPaymentProvider, type PaymentProvider } from './payments/provider';
+import { providerHealthRecorder } from './payments/health';
+import { createPaymentProvider, type PaymentProvider, type ProviderTransport } from './payments/provider';
+import { sandboxRoutes } from './payments/sandbox';
 
 export interface Portal {
   url: string;
@@ -38,6 +40,8 @@ export interface StartOptions {
   clock?: () => Date;
   /** The job queue's polling and scheduling (tests poll faster). */
   jobs?: JobsOptions;
+  /** Paystack's API at another address, and the calls' timeout (tests: a local fake that fails on cue). */
+  paystack?: { url?: string; timeoutMs?: number };
 }
 
 /** Opens the database, migrates, seeds what is needed, and listens. */
@@ -85,7 +89,22 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     // its webhooks (server/payments/sandbox.ts).
     let selfUrl = '';
     const self = () => selfUrl;
-    const payments = createPaymentProvider(config, self);
+    // The sandbox's API, called in this process by the provider's client (made once the queue it
+    // sends its webhooks with is running; nothing calls the provider before).
+    let sandbox: ProviderTransport | null = null;
+    const health = providerHealthRecorder({
+      db: () => database.db,
+      provider: config.paystack ? 'paystack' : 'sandbox',
+      now: clock,
+      log,
+    });
+    const payments = createPaymentProvider(config, {
+      sandbox: () => sandbox ?? (() => Promise.reject(new Error('The sandbox is not ready'))),
+      log,
+      onOutcome: health.record,
+      paystackUrl: options.paystack?.url,
+      timeoutMs: options.paystack?.timeoutMs,
+    });
     jobs = await startJobs(
       target.driver === 'postgres'
         ? { driver: 'postgres', url: target.url }
@@ -96,6 +115,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     // The first upkeep soon after the start (one, however many processes start at once).
     await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
 
+    if (!config.paystack) {
+      const sandboxApp = sandboxRoutes({ database, jobs, clock, payments });
+      sandbox = (request) => Promise.resolve(sandboxApp.fetch(request));
+    }
     const app = createApp({ config, database, mailer, storage, log, clock, jobs, payments });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));

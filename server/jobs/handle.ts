@@ -18,8 +18,10 @@ export type JobName = (typeof JOB_NAMES)[number];
 
 export interface Jobs {
   /**
-   * Queues a job; `singletonKey` makes a second one with the same key while the first is queued a no-op.
-   * This process's worker is woken to run it now, unless `wake: false` (the caller wakes it later).
+   * Queues a job, answering its id, or null when none was queued. A `singletonKey` de-duplicates only on
+   * a queue whose policy says so (JobDefinition `policy` 'short': a second send while one with that key
+   * waits is a no-op); on a 'standard' queue each send queues its own job, key or not. This process's
+   * worker is woken to run it now, unless `wake: false` or `startAfter` (the worker fetches it later).
    */
   send(
     name: JobName,
@@ -33,4 +35,19 @@ export interface Jobs {
   /** Throws unless the queue runs and reaches its tables (the readiness answer, server/readiness.ts). */
   check(): Promise<void>;
   boss: PgBoss;
+}
+
+/**
+ * Thrown by a job that should run again later rather than fail (a provider that asks us to wait): the
+ * worker queues it again with `data`, due in `seconds`, and counts this run done, so pg-boss's own retries
+ * (a fixed backoff) are kept for failures of the portal's own.
+ */
+export class RunLater extends Error {
+  constructor(
+    readonly seconds: number,
+    readonly data: object,
+    readonly options: { singletonKey?: string } = {},
+  ) {
+    super(`Run again in ${seconds} s`);
+  }
 }

@@ -7,7 +7,8 @@ import type { Mailer } from '../mail/mailer';
 import type { Storage } from '../storage/storage';
 import { deliverWebhook } from '../payments/sandbox';
 import type { PaymentProvider } from '../payments/provider';
-import { requeryDue, settle } from '../payments/settle';
+import { requeryDue } from '../payments/settle';
+import { settleJob, type SettleJobData } from '../payments/settleJob';
 import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 
@@ -43,6 +44,11 @@ export interface JobDefinition<Data = null> {
    * they resume within a minute (server/jobs/queue.ts); a run past it is failed and retried meanwhile.
    */
   expireInSeconds?: number;
+  /**
+   * pg-boss's queue policy (default 'standard': every send queues a job). 'short': one job queued per
+   * `singletonKey`; a send while one waits is a no-op (docs/decisions.md "Background jobs").
+   */
+  policy?: 'standard' | 'short';
   run(context: JobContext, data: Data): Promise<unknown>;
 }
 
@@ -69,10 +75,12 @@ export const JOBS = {
   },
   /** Settles one reference the provider's webhook named (server/payments/settle.ts): idempotent. */
   'payment-settle': {
-    // Webhooks come in bursts (Paystack's retries after an outage): twenty settled at once.
+    // Webhooks come in bursts (Paystack's retries after an outage): twenty settled at once, and one
+    // job queued per reference however many deliveries name it (sent with `singletonKey`).
     batchSize: 20,
-    run: ({ database, payments, log, clock }, data: { reference: string }) =>
-      settle({ db: database.db, provider: payments, log, now: clock }, systemActor(), data.reference),
+    policy: 'short',
+    run: ({ database, payments, log, clock }, data: SettleJobData) =>
+      settleJob({ db: database.db, provider: payments, log, now: clock }, data),
   },
   /** Pending and unverified payments asked about again (backing off to hourly), for 72 hours. */
   'payment-requery': {

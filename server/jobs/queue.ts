@@ -2,7 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../http/log';
-import type { JobName, Jobs } from './handle';
+import { RunLater, type JobName, type Jobs } from './handle';
 import { JOBS, SHORT_JOB_SECONDS, type JobContext, type JobDefinition } from './index';
 
 /**
@@ -80,6 +80,7 @@ export async function startJobs(
   for (const [name, job] of Object.entries(JOBS) as [JobName, JobDefinition<unknown>][]) {
     const settings = {
       name,
+      policy: job.policy ?? 'standard',
       retryLimit: RETRY_LIMIT,
       retryDelay: RETRY_DELAY_SECONDS,
       retryBackoff: true,
@@ -87,6 +88,7 @@ export async function startJobs(
     };
     // createQueue leaves a queue that exists as it is: a database made by an earlier version gets
     // today's settings too (each new job takes its expiry and retries from its queue when it is sent).
+    // updateQueue sets every option, the policy included: one left out goes back to pg-boss's default.
     await boss.createQueue(name, settings);
     await boss.updateQueue(name, settings);
     // A worker takes up to `batchSize` jobs a fetch and runs them at once; between fetches it waits the
@@ -102,6 +104,11 @@ export async function startJobs(
               await job.run(context, data);
               log.info('job.done', { name, id, ms: Math.round(performance.now() - started) });
             } catch (error) {
+              if (error instanceof RunLater) {
+                await boss.send(name, error.data, { ...error.options, startAfter: error.seconds });
+                log.info('job.later', { name, id, seconds: error.seconds });
+                return;
+              }
               log.error('job.failed', { name, id, ...describeError(error) });
               throw error;
             }

@@ -1,8 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentProviderInfo } from '../../contract/payments';
 import type { Config } from '../config';
-import { ProviderUnavailable } from '../errors';
-import { PAYMENT_MESSAGES as M } from '../../contract/payments';
+import { ProviderFailure, ProviderUnavailable } from '../errors';
+import type { Logger } from '../http/log';
+import {
+  PAYMENT_MESSAGES as M,
+  PROVIDER_FAILURE_MESSAGES,
+  type ProviderFailureKind,
+} from '../../contract/payments';
 
 /**
  * The payment provider as the portal uses it: Paystack's HTTP API (initialise a transaction, verify it
@@ -63,7 +68,34 @@ export const PAYSTACK_SCRIPT = 'https://js.paystack.co/v2/inline.js';
 export const newSandboxSecret = () => `sk_sandbox_${randomBytes(32).toString('hex')}`;
 export const SANDBOX_PREFIX = '/sandbox/paystack';
 
-const TIMEOUT_MS = 15_000;
+/** How long a call to the provider may take, answer read whole, before it counts as a timeout. */
+export const PROVIDER_TIMEOUT_MS = 15_000;
+
+/**
+ * How a request reaches the provider: `fetch` over the network for Paystack; for the sandbox, the
+ * sandbox's own Hono app called in this process (its `fetch`), so the same paths, shapes and key check
+ * are exercised without a socket to ourselves (docs/decisions.md "Payments": verify under load).
+ */
+export type ProviderTransport = (request: Request) => Promise<Response>;
+
+/** What each call to the provider came to: answered (whatever it said), or failed and why. */
+export type ProviderOutcome = { ok: true } | { ok: false; failure: ProviderFailure };
+
+/** A path as logged: its words kept, a reference (or any other value) replaced, e.g. `/transaction/verify/:reference`. */
+export const loggedPath = (path: string) =>
+  path
+    .split('?')[0]
+    .split('/')
+    .map((part) => (part === '' || /^[a-z_]{1,24}$/.test(part) ? part : ':reference'))
+    .join('/');
+
+/** A 429's Retry-After: seconds, or an HTTP date; null when absent or unreadable. */
+function retryAfterOf(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
 
 interface PaystackEnvelope<T> {
   status: boolean;
@@ -76,41 +108,119 @@ export function signBody(secretKey: string, rawBody: string): string {
 }
 
 /**
- * A client of Paystack's API at `baseUrl` (a function: the sandbox's is the portal's own address, known
- * once it listens).
+ * A client of Paystack's API at `baseUrl`, reached through `transport` (the network, or the sandbox's
+ * app in this process), each call bounded by `timeoutMs`.
  */
 export function paystackClient({
   baseUrl,
   secretKey,
   info,
+  transport = (request) => fetch(request),
+  timeoutMs = PROVIDER_TIMEOUT_MS,
+  log,
+  onOutcome,
 }: {
   baseUrl: () => string;
   secretKey: string;
   info: PaymentProviderInfo;
+  transport?: ProviderTransport;
+  timeoutMs?: number;
+  /** Where a failure is logged, with its cause, status and path (never a header nor a body). */
+  log?: Pick<Logger, 'error'>;
+  /** Told of every call's outcome (the provider's health, server/payments/health.ts). */
+  onOutcome?: (outcome: ProviderOutcome) => Promise<void>;
 }): PaymentProvider {
+  /**
+   * One call, answered or failed by cause (ProviderFailure): a refused key (401), a rate limit (429,
+   * with its Retry-After), the provider's own error (5xx), an answer that is not its JSON, no answer
+   * within `timeoutMs` (the body read whole), or no connection. Other answers (2xx, and 4xx refusals
+   * with Paystack's `{ status: false }` body) are the caller's to read.
+   */
   async function request<T>(
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: PaystackEnvelope<T> }> {
-    let response: Response;
-    try {
-      response = await fetch(`${baseUrl()}${path}`, {
+    const started = performance.now();
+    const operation = path.startsWith('/transaction/initialize') ? 'start' : 'verify';
+    const fail = (
+      kind: ProviderFailureKind,
+      httpStatus: number | null,
+      retryAfterSeconds: number | null = null,
+    ) =>
+      new ProviderFailure(kind, PROVIDER_FAILURE_MESSAGES[operation][kind], {
         method,
-        headers: {
-          authorization: `Bearer ${secretKey}`,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        path: loggedPath(path),
+        httpStatus,
+        retryAfterSeconds,
+        ms: Math.round(performance.now() - started),
       });
-    } catch {
-      throw new ProviderUnavailable(M.providerDown);
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The transport in this process (the sandbox's app) does not heed the signal: the race ends the wait.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(fail('timeout', null));
+      }, timeoutMs);
+    });
+    const call = async () => {
+      let response: Response;
+      try {
+        response = await transport(
+          new Request(`${baseUrl()}${path}`, {
+            method,
+            headers: {
+              authorization: `Bearer ${secretKey}`,
+              ...(body ? { 'content-type': 'application/json' } : {}),
+            },
+            body: body ? JSON.stringify(body) : undefined,
+            signal: controller.signal,
+          }),
+        );
+      } catch {
+        throw controller.signal.aborted ? fail('timeout', null) : fail('unreachable', null);
+      }
+      const status = response.status;
+      if (status === 401) throw fail('key_refused', status);
+      if (status === 429)
+        throw fail('rate_limited', status, retryAfterOf(response.headers.get('retry-after')));
+      if (status >= 500) throw fail('server_error', status);
+      const text = await response.text().catch(() => {
+        throw controller.signal.aborted ? fail('timeout', status) : fail('unreachable', status);
+      });
+      let json: PaystackEnvelope<T> | null = null;
+      try {
+        json = JSON.parse(text) as PaystackEnvelope<T>;
+      } catch {
+        // Not JSON: a proxy's or a maintenance page.
+      }
+      if (!json || typeof json !== 'object' || typeof json.status !== 'boolean')
+        throw fail('not_json', status);
+      return { status, json };
+    };
+    try {
+      const answered = await Promise.race([call(), timedOut]);
+      await onOutcome?.({ ok: true });
+      return answered;
+    } catch (error) {
+      if (error instanceof ProviderFailure) {
+        const { detail } = error;
+        log?.error('payment.provider_failed', {
+          provider: info.name,
+          cause: error.kind,
+          status: detail.httpStatus,
+          method: detail.method,
+          path: detail.path,
+          ms: detail.ms,
+          ...(detail.retryAfterSeconds !== null ? { retry_after: detail.retryAfterSeconds } : {}),
+        });
+        await onOutcome?.({ ok: false, failure: error });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
-    if (response.status >= 500) throw new ProviderUnavailable(M.providerDown);
-    const json = (await response.json().catch(() => null)) as PaystackEnvelope<T> | null;
-    if (!json || typeof json.status !== 'boolean') throw new ProviderUnavailable(M.providerDown);
-    return { status: response.status, json };
   }
 
   const sign = (rawBody: string) => signBody(secretKey, rawBody);
@@ -183,21 +293,41 @@ export function paystackClient({
   };
 }
 
+/** How the portal reaches its provider; tests point Paystack's client elsewhere (a local fake). */
+export interface ProviderWiring {
+  /** The sandbox's API as this process serves it (server/payments/sandbox.ts), called without a socket. */
+  sandbox: () => ProviderTransport;
+  log?: Pick<Logger, 'error'>;
+  onOutcome?: (outcome: ProviderOutcome) => Promise<void>;
+  /** Paystack's API address (a test's fake of it), and the calls' timeout. */
+  paystackUrl?: string;
+  timeoutMs?: number;
+}
+
 /**
- * Paystack when its keys are set; else the sandbox served by this portal at `selfUrl()` (the address
- * this process listens at, known after it starts listening).
+ * Paystack when its keys are set; else the sandbox, reached in this process: a verify never waits for a
+ * socket to ourselves while this process's database is busy with the other verifies.
  */
-export function createPaymentProvider(config: Config, selfUrl: () => string): PaymentProvider {
+export function createPaymentProvider(config: Config, wiring: ProviderWiring): PaymentProvider {
+  const { log, onOutcome, timeoutMs } = wiring;
   if (config.paystack) {
     return paystackClient({
-      baseUrl: () => PAYSTACK_API,
+      baseUrl: () => wiring.paystackUrl ?? PAYSTACK_API,
       secretKey: config.paystack.secretKey,
       info: { name: 'paystack', script_url: PAYSTACK_SCRIPT },
+      log,
+      onOutcome,
+      timeoutMs,
     });
   }
   return paystackClient({
-    baseUrl: () => `${selfUrl()}${SANDBOX_PREFIX}`,
+    // Never resolved: the sandbox's app sees only the path.
+    baseUrl: () => 'http://sandbox.invalid',
+    transport: (request) => wiring.sandbox()(request),
     secretKey: config.sandboxSecretKey ?? newSandboxSecret(),
     info: { name: 'sandbox', script_url: `${SANDBOX_PREFIX}/inline.js` },
+    log,
+    onOutcome,
+    timeoutMs,
   });
 }

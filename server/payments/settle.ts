@@ -10,7 +10,8 @@ import {
 import { audit, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { paymentIssues, paymentItems, paymentReceiptSeq, payments } from '../db/schema';
-import type { Logger } from '../http/log';
+import { ProviderFailure } from '../errors';
+import { describeError, type Logger } from '../http/log';
 import type { PaymentProvider, ProviderTransaction } from './provider';
 
 /**
@@ -330,8 +331,14 @@ export async function requeryDue(parts: SettleParts, actor: Actor): Promise<numb
       await settle(parts, actor, reference);
       settled += 1;
     } catch (error) {
-      // One provider failure does not stop the rest; the next run asks again.
-      parts.log?.error('payment.requery_failed', { message: (error as Error).message });
+      // The provider failing (its key refused, a rate limit, down) fails every call alike: this run
+      // stops rather than hammer it, and the next (in 5 minutes) asks again. Anything else is this
+      // payment's alone: the rest go on.
+      if (error instanceof ProviderFailure) {
+        parts.log?.error('payment.requery_stopped', { cause: error.kind, left: due.length - settled });
+        break;
+      }
+      parts.log?.error('payment.requery_failed', describeError(error));
     }
   }
   return settled;

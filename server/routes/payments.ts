@@ -20,8 +20,10 @@ import { ok } from '../http/respond';
 import { ADMIN, PUBLIC, SCHOOL_ADMIN, get, post, type Route } from '../http/route';
 import { json } from '../http/validate';
 import { createFee, deleteFee, setFeeStatus, updateFee } from '../payments/fees';
+import { readProviderHealth } from '../payments/health';
 import { resolveIssue } from '../payments/issues';
 import { settle } from '../payments/settle';
+import { settleKey } from '../payments/settleJob';
 import {
   payableFee,
   payableFees,
@@ -126,6 +128,10 @@ const paymentRoutes = (role: Role): Route[] => {
 };
 
 const reconciliationRoutes: Route[] = [
+  // The banner of the board's payments pages: the provider failing now, why and since when.
+  get(PAYMENT_PATHS.providerHealth, ADMIN, async (c) =>
+    ok(c, await readProviderHealth(dbOf(c), c.get('deps').payments.info.name, nowOf(c))),
+  ),
   post('/api/admin/payment-issues/:id/resolve', ADMIN, json(issueResolutionValidator), async (c) => {
     const id = idOf(c, M.issueNotFound);
     const { note } = c.req.valid('json');
@@ -133,6 +139,8 @@ const reconciliationRoutes: Route[] = [
     return ok(c, issue, M.issueResolved);
   }),
 ];
+
+const SETTLE_AFTER_SECONDS = 1;
 
 /**
  * The provider's webhook: public, believed only when its signature is the HMAC-SHA512 of the raw body
@@ -161,7 +169,13 @@ const webhookRoutes: Route[] = [
       (event?.event === 'charge.success' || event?.event === 'refund.processed')
     ) {
       if (jobs) {
-        await jobs.send('payment-settle', { reference }, { singletonKey: `settle:${reference}` });
+        // One settle queued per reference (the queue's 'short' policy), due a second from now, so a
+        // burst of deliveries naming it (Paystack's retries, a replay) makes one job, not one each.
+        await jobs.send(
+          'payment-settle',
+          { reference },
+          { singletonKey: settleKey(reference), startAfter: SETTLE_AFTER_SECONDS },
+        );
       } else {
         await settle(
           { db: database.db, provider: payments, log },

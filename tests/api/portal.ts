@@ -7,7 +7,8 @@ import { loadConfig } from '../../server/config';
 import { MIGRATIONS_DIR, openDatabase } from '../../server/db/client';
 import { JOBS } from '../../server/jobs';
 import { startJobs, type JobsOptions } from '../../server/jobs/queue';
-import { startPortal, type Portal } from '../../server/portal';
+import type { Logger } from '../../server/http/log';
+import { startPortal, type Portal, type StartOptions } from '../../server/portal';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 
 /**
@@ -135,7 +136,21 @@ export function readMailedCode(dataDir: string, email: string): string {
  */
 export async function startTestPortal(
   env: Record<string, string> = {},
-  { livingDemo = false, clock, jobs }: { livingDemo?: boolean; clock?: () => Date; jobs?: JobsOptions } = {},
+  {
+    livingDemo = false,
+    clock,
+    jobs,
+    log,
+    paystack,
+  }: {
+    livingDemo?: boolean;
+    clock?: () => Date;
+    jobs?: JobsOptions;
+    /** The portal's logger (a test that reads the log lines). */
+    log?: Logger;
+    /** Paystack's API at a local fake, and the calls' timeout (with PAYSTACK_* keys in `env`). */
+    paystack?: StartOptions['paystack'];
+  } = {},
 ): Promise<TestPortal> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const serverUrl = process.env.DATABASE_URL;
@@ -152,6 +167,8 @@ export async function startTestPortal(
   const portal = await startPortal(config, {
     demo: livingDemo ? 'living' : 'sign-ins',
     clock,
+    log,
+    paystack,
     jobs: jobs ?? QUIET_JOBS,
     database: postgres
       ? { driver: 'postgres', url: postgres.url }

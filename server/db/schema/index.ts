@@ -15,7 +15,7 @@ import { dietExtensions, diets, registrationReminders, registrations } from './d
 import { files } from './files';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
-import { fees, paymentIssues, paymentItems, payments, sandboxTransactions } from './payments';
+import { fees, paymentIssues, paymentItems, payments, providerHealth, sandboxTransactions } from './payments';
 import { nationalities } from './reference';
 import {
   inCourseScores,
@@ -76,6 +76,7 @@ export const schema = {
   paymentItems,
   paymentIssues,
   sandboxTransactions,
+  providerHealth,
   papers,
   resultRules,
   scoreSheets,

@@ -17,6 +17,7 @@ import type {
   FeeStatus,
   PaymentIssueKind,
   PaymentStatus,
+  ProviderFailureKind,
 } from '../../../contract/payments';
 import { users } from './auth';
 import { candidates } from './candidates';
@@ -194,3 +195,21 @@ export const sandboxTransactions = pgTable(
   },
   (t) => [uniqueIndex('sandbox_transactions_access_code_key').on(t.accessCode)],
 );
+
+/**
+ * Whether the payment provider is failing now (server/payments/health.ts), one row a provider: since
+ * when, why (contract/payments.ts PROVIDER_FAILURES) and what it last answered; `alertedAt` when the
+ * board was told (a refused key at once, another cause after PROVIDER_ALERT_MINUTES). The next call it
+ * answers clears it. No secret is kept: a cause, a status, times.
+ */
+export const providerHealth = pgTable('provider_health', {
+  provider: text('provider').primaryKey(),
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  cause: text('cause').$type<ProviderFailureKind>(),
+  httpStatus: integer('http_status'),
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+  alertedAt: timestamp('alerted_at', { withTimezone: true }),
+  lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+  updatedAt: updatedAt(),
+});

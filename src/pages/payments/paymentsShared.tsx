@@ -2,6 +2,7 @@ import { formatNaira } from '../../../contract/payments';
 import type { Role } from '../../../contract/roles';
 import { useSession } from '../../app/actors';
 import { PageTabs } from '../../ui/PageTabs';
+import { ProviderHealthBanner } from './ProviderHealthBanner';
 
 /** What the payments tabs share: the caller's role, the tabs, money as shown. */
 
@@ -16,7 +17,12 @@ export function PaymentTabs({ current }: { current: 'home' | 'histories' | 'reco
       ? [{ href: '/payments/reconciliation', label: 'Reconciliation', current: current === 'reconciliation' }]
       : []),
   ];
-  return <PageTabs label="Payments" tabs={tabs} />;
+  return (
+    <>
+      <PageTabs label="Payments" tabs={tabs} />
+      {role === 'admin' && <ProviderHealthBanner />}
+    </>
+  );
 }
 
 export const money = (kobo: number) => (

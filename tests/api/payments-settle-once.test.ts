@@ -1,0 +1,195 @@
+import type { PGlite } from '@electric-sql/pglite';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_PATHS } from '../../contract/payments';
+import { issueToken } from '../../server/auth/tokens';
+import type { DatabaseHandle } from '../../server/db/client';
+import { auditLog, payments, sandboxTransactions } from '../../server/db/schema';
+import { startJobs, type Jobs } from '../../server/jobs/queue';
+import { settleKey } from '../../server/payments/settleJob';
+import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { startTestPortal, type TestPortal } from './portal';
+
+/**
+ * One settle queued per reference (issue 23): the webhook queues the settle job with the reference as its
+ * `singletonKey` on a queue whose pg-boss policy ('short') really keeps one queued job per key, so ten
+ * deliveries at once make one job row, and the payment is credited once. The policy reaches a database
+ * whose queue was made before (with pg-boss's 'standard' policy), and a settle running for one reference
+ * holds up nobody else's. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ */
+
+let t: TestPortal;
+const db = () => t.portal.database.db;
+const tokens = {} as Record<'admin' | 'school1', string>;
+let people: number[] = [];
+let fee: number;
+const others: Jobs[] = [];
+
+async function start(candidate: number) {
+  const response = await t.request('POST', PAYMENT_PATHS.start, {
+    token: tokens.school1,
+    json: { fee_id: fee, candidate_ids: [candidate] },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.data as { reference: string };
+}
+
+/** The payer paid at the provider (the sandbox's book says so), without its own webhook. */
+const paidAtProvider = (reference: string) =>
+  db()
+    .update(sandboxTransactions)
+    .set({ status: 'success', gatewayResponse: 'Approved', paidAt: new Date() })
+    .where(eq(sandboxTransactions.reference, reference));
+
+function webhook(reference: string) {
+  const body = JSON.stringify({ event: 'charge.success', data: { reference } });
+  return fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-paystack-signature': t.portal.payments.sign(body) },
+    body,
+  });
+}
+
+/** The settle jobs of a reference, in any state, with their policy. */
+async function settleJobs(reference: string) {
+  const result = await db().execute(
+    sql`select state, policy from pgboss.job where name = 'payment-settle' and singleton_key = ${settleKey(reference)}`,
+  );
+  return (result as unknown as { rows: { state: string; policy: string }[] }).rows;
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 20_000): Promise<T> {
+  const end = Date.now() + within;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Another "API process" on the same database (its own pool on PostgreSQL; the same PGlite). */
+async function secondQueue(database: DatabaseHandle = t.portal.database): Promise<Jobs> {
+  const url = t.databaseUrl;
+  const jobs = await startJobs(
+    url
+      ? { driver: 'postgres', url }
+      : { driver: 'pglite', pglite: (database as DatabaseHandle & { pglite?: PGlite }).pglite! },
+    {
+      database,
+      storage: t.portal.storage,
+      mailer: t.portal.mailer,
+      log: { info: () => {}, error: () => {} },
+      clock: () => new Date(),
+      payments: t.portal.payments,
+      selfUrl: () => t.url,
+      publicUrl: t.url,
+    },
+    { pollingIntervalSeconds: 0.5, schedule: false, supervise: false },
+  );
+  others.push(jobs);
+  return jobs;
+}
+
+beforeAll(async () => {
+  t = await startTestPortal({}, { jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false } });
+  tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
+  tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
+  const dietCode = (await currentDietOf(t)).code;
+  people = await seedCandidates(
+    t,
+    Array.from({ length: 4 }, (_, i) => ({
+      first_name: 'Settle',
+      last_name: `Once${i}`,
+      school: 'SHT-IB',
+      course_header: 'A1',
+      verified: true,
+    })),
+  );
+  for (const id of people) await writeRegStatus(t, id, 'registered');
+  const added = await t.request('POST', PAYMENT_PATHS.fees, {
+    token: tokens.admin,
+    json: {
+      title: 'Registration',
+      kind: 'registration',
+      basis: 'candidate',
+      amount: '1,000',
+      diet: dietCode,
+    },
+  });
+  expect(added.status).toBe(200);
+  fee = added.body.data.id;
+}, 120_000);
+
+afterAll(async () => {
+  for (const jobs of others) await jobs.stop();
+  await t?.close();
+});
+
+describe('the settle job, once per reference', () => {
+  it('ten signed webhooks for one reference at once make one job, and credit once', async () => {
+    const { reference } = await start(people[0]);
+    await paidAtProvider(reference);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => webhook(reference)));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(await settleJobs(reference)).toEqual([{ state: 'created', policy: 'short' }]);
+
+    const paid = await until(
+      async () => (await db().select().from(payments).where(eq(payments.reference, reference)))[0],
+      (p) => p.status === 'paid',
+    );
+    expect(paid.status).toBe('paid');
+    const done = await until(
+      () => settleJobs(reference),
+      (jobs) => jobs.every((job) => job.state === 'completed'),
+    );
+    expect(done).toEqual([{ state: 'completed', policy: 'short' }]);
+    const credits = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(paid.id))));
+    expect(credits).toHaveLength(1);
+    // A delivery after the settle ran queues it again: news (a reversal) may follow a credit.
+    expect((await webhook(reference)).status).toBe(200);
+    expect((await settleJobs(reference)).map((job) => job.state).sort()).toEqual(['completed', 'created']);
+  });
+
+  it("reaches a database whose queue was made with pg-boss's standard policy", async () => {
+    const { boss } = t.portal.jobs;
+    await boss.updateQueue('payment-settle', {
+      name: 'payment-settle',
+      policy: 'standard',
+      retryLimit: 3,
+      retryDelay: 60,
+    });
+    expect((await boss.getQueue('payment-settle'))?.policy).toBe('standard');
+    // The next start (another process, or this one again) sets the policy JOBS declares.
+    await secondQueue();
+    expect((await boss.getQueue('payment-settle'))?.policy).toBe('short');
+    expect((await boss.getQueue('upkeep'))?.policy).toBe('standard');
+  });
+
+  it('a settle running for one reference holds up no other reference', async () => {
+    // Two queues on one database, as two API processes: one holds a job of reference A as active
+    // (taken, not finished); a second job of A and one of B are queued; the other takes B. (pg-boss's
+    // 'stately' policy, which also allows one active job a key, would answer it nothing here: its fetch
+    // of A's second job breaks its unique index, and the whole fetch is dropped.)
+    const { boss } = t.portal.jobs;
+    const other = others[0] ?? (await secondQueue());
+    // The queues' own workers stop taking settle jobs: the test takes them by hand.
+    await boss.offWork('payment-settle');
+    await other.boss.offWork('payment-settle');
+    const [a, b] = ['WHB-HOLDAAAAAAAA', 'WHB-HOLDBBBBBBBB'];
+    await boss.send('payment-settle', { reference: a }, { singletonKey: settleKey(a) });
+    const held = await boss.fetch('payment-settle', { batchSize: 5 });
+    expect(held.map((job) => (job.data as { reference: string }).reference)).toEqual([a]);
+    expect(await boss.send('payment-settle', { reference: a }, { singletonKey: settleKey(a) })).toBeTruthy();
+    expect(await boss.send('payment-settle', { reference: a }, { singletonKey: settleKey(a) })).toBeNull();
+    await boss.send('payment-settle', { reference: b }, { singletonKey: settleKey(b) });
+    const taken = await other.boss.fetch('payment-settle', { batchSize: 5 });
+    expect(taken.map((job) => (job.data as { reference: string }).reference).sort()).toEqual([a, b]);
+    await boss.complete(
+      'payment-settle',
+      [...held, ...taken].map((job) => job.id),
+    );
+  });
+});
