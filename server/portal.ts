@@ -116,7 +116,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
 
     if (!config.paystack) {
-      const sandboxApp = sandboxRoutes({ database, jobs, clock, payments });
+      const sandboxApp = sandboxRoutes({ config, database, jobs, clock, payments });
       sandbox = (request) => Promise.resolve(sandboxApp.fetch(request));
     }
     const app = createApp({ config, database, mailer, storage, log, clock, jobs, payments });

@@ -10,7 +10,7 @@ import {
 } from '../../contract/payments';
 import { systemActor } from '../../server/audit';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, notifications, payments } from '../../server/db/schema';
+import { auditLog, notifications, paymentItems, payments } from '../../server/db/schema';
 import { RunLater } from '../../server/jobs/handle';
 import { PROVIDER_NOTIFICATION_KIND } from '../../server/payments/health';
 import { ProviderFailure } from '../../server/errors';
@@ -223,7 +223,7 @@ describe('each failure by its cause', () => {
     expect(logged).toEqual([expect.objectContaining({ cause: 'unreachable', status: null })]);
   });
 
-  it('a start the provider refuses is told to try later, a busy one in a minute; nothing is recorded', async () => {
+  it('a start the provider refuses is told to try later, a busy one in a minute; it holds nobody', async () => {
     mode = '429';
     const busy = await start(people[1]);
     expect(busy.status).toBe(502);
@@ -234,11 +234,20 @@ describe('each failure by its cause', () => {
     expect(refused.body.message).toBe(SAID.start.key_refused);
     expect(refused.body.message).toContain('the board has been told');
     expect(failures().at(-1)?.fields).toMatchObject({ path: '/transaction/initialize', method: 'POST' });
-    const [row] = await db()
-      .select({ n: sql<number>`count(*)::int` })
+    // Recorded before the provider was asked (a webhook may come first), then let go when it refused:
+    // only the earlier payment is still in progress, and the refused starts hold no candidate.
+    const rows = await db()
+      .select({ status: payments.status, n: sql<number>`count(*)::int` })
       .from(payments)
-      .where(eq(payments.feeId, fee));
-    expect(row.n).toBe(1);
+      .where(eq(payments.feeId, fee))
+      .groupBy(payments.status);
+    expect(Object.fromEntries(rows.map((r) => [r.status, r.n]))).toEqual({ initialised: 1, abandoned: 2 });
+    const [held] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(paymentItems)
+      .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
+      .where(and(eq(payments.feeId, fee), eq(payments.status, 'abandoned'), eq(paymentItems.live, true)));
+    expect(held.n).toBe(0);
   });
 
   it('never logs the key, the Authorization header, a body or the reference', async () => {
