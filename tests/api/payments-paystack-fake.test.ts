@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, paymentIssues, paymentItems, payments } from '../../server/db/schema';
-import { PAYSTACK_SCRIPT, paystackClient } from '../../server/payments/provider';
 import examples from '../fixtures/paystack-openapi/examples.json';
 import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
 import { startPaystackFake, type PaystackFake } from './paystackFake';
@@ -72,17 +71,15 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wit
 }
 
 beforeAll(async () => {
-  t = await startTestPortal({}, { jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false } });
   fake = await startPaystackFake();
-  // The portal's provider is the real Paystack client, pointed at the fake instead of api.paystack.co:
-  // its routes, settle path and jobs all reach the fake over HTTP.
-  Object.assign(
-    t.portal.payments,
-    paystackClient({
-      baseUrl: () => fake.url,
-      secretKey: fake.secretKey,
-      info: { name: 'paystack', script_url: PAYSTACK_SCRIPT },
-    }),
+  // The portal is configured as for Paystack (its keys set), its client pointed at the fake instead of
+  // api.paystack.co: its routes, settle path and jobs all reach the fake over HTTP.
+  t = await startTestPortal(
+    { PAYSTACK_SECRET_KEY: fake.secretKey, PAYSTACK_PUBLIC_KEY: 'pk_test_paystack_fake' },
+    {
+      paystack: { url: fake.url },
+      jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false },
+    },
   );
   tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
