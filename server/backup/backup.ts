@@ -9,16 +9,16 @@ import { PGLITE_DURABLE_PARAMS, PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '.
 import { syncFolder } from '../db/durability';
 import { acquireLock, DataDirLockedError } from '../db/lock';
 import { isValidKey } from '../storage/storage';
+import { ArchiveError, readArchive } from './archive';
 import { manifest, readControlFile, type ControlFile } from './control';
 import {
-  archiveSources,
+  archiveSnapshot,
   FORMAT,
   FORMAT_VERSION,
   MANIFEST,
   removeStaleStaging,
   stageSnapshot,
 } from './snapshot';
-import { packTar, TarError, unpackTar } from './tar';
 
 /**
  * `npm run backup -- FILE` and `npm run restore -- FILE` (server/backup/cli.ts runs them): one gzip'd
@@ -164,7 +164,7 @@ async function backupAtRest(dataDir: string, partial: string): Promise<number> {
     const staged = await stageSnapshot(dataDir, (work) => work());
     try {
       await pipeline(
-        packTar(archiveSources(staged, manifest(staged.uploads))),
+        await archiveSnapshot(staged, manifest(staged.uploads)),
         zlib.createGzip(),
         fs.createWriteStream(partial, { mode: 0o600 }),
       );
@@ -244,7 +244,7 @@ async function unpack(source: string, into: string): Promise<{ uploads: number; 
   let uploads = 0;
   let databaseFound = false;
   await pipeline(fs.createReadStream(source), zlib.createGunzip(), async (stream: AsyncIterable<Buffer>) =>
-    unpackTar(stream, async (entry, body) => {
+    readArchive(stream, async (entry, body) => {
       if (!described) {
         if (entry.name !== MANIFEST || entry.type !== 'file' || entry.size > 64 * 1024) {
           throw new NotABackup('it does not start with a portal backup manifest');
@@ -323,7 +323,7 @@ async function openRestored(dir: string): Promise<number> {
 /** The sentence for what went wrong; anything unforeseen keeps its own message (and its stack, for DEBUG). */
 function inWords(error: unknown, file: string): Error {
   if (error instanceof BackupError) return error;
-  if (error instanceof NotABackup || error instanceof TarError) {
+  if (error instanceof NotABackup || error instanceof ArchiveError) {
     return new BackupError(`${file} is not a portal backup, or it is damaged: ${error.message}.`, {
       cause: error,
     });

@@ -7,8 +7,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
 import { syncFolder } from '../db/durability';
 import { describeError, type Logger } from '../http/log';
-import { archiveSources, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnapshot } from './snapshot';
-import { packTar } from './tar';
+import { archiveSnapshot, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnapshot } from './snapshot';
 
 /**
  * How `npm run backup` reaches the database of a running portal, whose data folder is locked
@@ -74,7 +73,7 @@ export async function startControl(options: {
         'x-backup-uploads': String(staged.uploads),
         'x-backup-database-bytes': String(staged.databaseBytes),
       });
-      await pipeline(packTar(archiveSources(staged, manifest(staged.uploads))), response);
+      await pipeline(await archiveSnapshot(staged, manifest(staged.uploads)), response);
     } finally {
       await fs.promises.rm(staged.dir, { recursive: true, force: true });
     }

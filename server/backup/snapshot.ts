@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomSecret } from '../auth/secrets';
-import type { TarSource } from './tar';
+import type { Readable } from 'node:stream';
+import { packArchive } from './archive';
 
 /**
  * A snapshot of a data folder (DATA_DIR) staged beside it: the PGlite folder copied, and the uploads
@@ -172,30 +173,14 @@ export async function* walk(
   }
 }
 
-/** The staged snapshot as archive entries, under `pglite/` and `uploads/`, after a manifest. */
-export async function* archiveSources(staged: Staged, manifest: object): AsyncGenerator<TarSource> {
-  const now = Math.floor(Date.now() / 1000);
-  const bytes = Buffer.from(JSON.stringify(manifest, null, 2) + '\n');
-  yield { name: MANIFEST, type: 'file', mode: 0o600, mtime: now, size: bytes.length, bytes };
-  for (const top of ['pglite', 'uploads']) {
-    const root = path.join(staged.dir, top);
-    if (!(await exists(root))) continue;
-    yield { name: top, type: 'dir', mode: (await fs.stat(root)).mode, mtime: now, size: 0 };
-    for await (const { relative, stat } of walk(root, true)) {
-      const name = `${top}/${relative.split(path.sep).join('/')}`;
-      const mtime = Math.floor(stat.mtimeMs / 1000);
-      if (stat.isDirectory()) yield { name, type: 'dir', mode: stat.mode, mtime, size: 0 };
-      else
-        yield {
-          name,
-          type: 'file',
-          mode: stat.mode,
-          mtime,
-          size: stat.size,
-          path: path.join(root, relative),
-        };
-    }
-  }
+/** The staged snapshot's archive: the manifest first, then `pglite/` and `uploads/`. */
+export async function archiveSnapshot(staged: Staged, manifest: object): Promise<Readable> {
+  await fs.writeFile(path.join(staged.dir, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', {
+    mode: 0o600,
+  });
+  const names = [MANIFEST, 'pglite'];
+  if (await exists(path.join(staged.dir, 'uploads'))) names.push('uploads');
+  return packArchive(staged.dir, names);
 }
 
 /** The archive's first entry: what it is, so restore can tell a backup from any other tarball. */
