@@ -3,6 +3,7 @@
  * sentence: what it did, or what went wrong and what to do; the stack only with DEBUG=1.
  */
 import { ConfigError, loadConfig } from '../config';
+import { wantsDebug } from '../startErrors';
 import { backup, BackupError, restore } from './backup';
 
 const [command, file, ...extra] = process.argv.slice(2);
@@ -45,7 +46,7 @@ main().then(
         ? (error as Error).message
         : `The ${command ?? 'backup'} failed: ${(error as Error)?.message ?? error}`,
     );
-    if (process.env.DEBUG === '1') console.error(error);
+    if (wantsDebug()) console.error(error);
     process.exitCode = 1;
   },
 );

@@ -21,6 +21,9 @@ export interface Mailer {
   close(): void;
 }
 
+/** How long an SMTP server may stay silent mid-mail before the mail fails (and its job is retried). */
+export const SMTP_SILENCE_MS = 20_000;
+
 /**
  * SMTP when SMTP_URL is set; otherwise RFC 822 files under DATA_DIR/mail and a line in the log, so a
  * machine with no mail server can still read its sign-in codes. Through SMTP the log says to whom and
@@ -32,9 +35,19 @@ export function createMailer(options: {
   from: string;
   dataDir: string;
   log: Logger;
+  /** How long an SMTP server may stay silent before a mail fails (tests shorten it). */
+  silenceMs?: number;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Bounded waits (nodemailer's own: 2 minutes to connect, 10 of silence): a mail job expires after
+    // 30 s (server/jobs/index.ts), and a handler still waiting on a silent server past that would linger.
+    const silence = options.silenceMs ?? SMTP_SILENCE_MS;
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: silence / 2,
+      greetingTimeout: silence / 2,
+      socketTimeout: silence,
+    });
     const host = new URL(options.smtpUrl).host;
     return {
       async send(mail) {

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../../server/http/log';
+import { createMailer } from '../../server/mail/mailer';
 import { startTestPortal, type TestPortal } from './portal';
 import { startSmtpServer, type ReceivedMail } from './smtp';
 
@@ -41,5 +44,29 @@ describe('mail through SMTP', () => {
 
   it('writes no mail file when SMTP is configured', async () => {
     expect(fs.existsSync(path.join(t.dataDir, 'mail'))).toBe(false);
+  });
+});
+
+describe('an SMTP server that stops answering', () => {
+  it('fails the mail after its silence, so the job is retried rather than left waiting', async () => {
+    const silent = await startSmtpServer({ holding: true });
+    const mailer = createMailer({
+      smtpUrl: silent.url,
+      from: 'board@example.org',
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'mail-silent-')),
+      log: { info: () => {}, error: () => {}, warn: () => {} } as unknown as Logger,
+      silenceMs: 1_000,
+    });
+    try {
+      const started = performance.now();
+      const sent = mailer.send({ to: 'school1@example.org', kind: 'sign-in code', subject: 'S', text: 'T' });
+      await expect(sent).rejects.toThrow();
+      // The server held the mail in the middle (its MAIL FROM), and the wait ended at the silence.
+      expect(silent.held).toHaveLength(1);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      mailer.close();
+      await silent.close();
+    }
   });
 });
