@@ -41,6 +41,7 @@ import { sanctionCovers } from '../../server/sanctions';
 import { createLocalStorage } from '../../server/storage/local';
 import { issueToken } from '../../server/auth/tokens';
 import { candidateForm, demoSignIns, fetchRaw, uniqueFirstName, userIdOf } from './fixtures';
+import { localCardFee } from '../../server/payments/paystackRules';
 import { pgliteTemplate, startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -259,6 +260,9 @@ describe('what the board admin sees', () => {
       },
     );
     expect(verified.body.data).toMatchObject({ status: 'paid', receipt_number: paid.receipt_number });
+    // Its receipt shows the provider's fee, borne by the board (Paystack's local-card pricing).
+    expect(verified.body.data.fees_kobo).toBe(localCardFee(verified.body.data.amount_kobo));
+    expect(verified.body.data.charged_kobo).toBe(verified.body.data.amount_kobo);
   });
 });
 

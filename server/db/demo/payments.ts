@@ -7,6 +7,7 @@ import {
   payments,
   sandboxTransactions,
 } from '../schema';
+import { localCardFee } from '../../payments/paystackRules';
 import type { DemoAccounts } from './accounts';
 import type { DemoCandidate } from './candidates';
 import { daysBefore, type DemoSeed } from './context';
@@ -138,6 +139,8 @@ export async function seedPayments(
         email,
         receiptNumber,
         paidAmountKobo: outcome === 'paid' || outcome === 'review' ? providerAmount : null,
+        // Paystack's local-card fee, borne by the board, as the sandbox's verify reports it.
+        feesKobo: outcome === 'paid' || outcome === 'review' ? localCardFee(providerAmount) : null,
         channel: outcome === 'paid' || outcome === 'review' ? 'card' : null,
         gatewayResponse: SANDBOX[outcome].gateway,
         paidAt: outcome === 'paid' ? paidAt : null,
