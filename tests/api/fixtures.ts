@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { formatCandidateIndex } from '../../contract/candidates';
+import { PAYMENT_PATHS } from '../../contract/payments';
 import { hashPassword } from '../../server/auth/secrets';
 import { issueToken } from '../../server/auth/tokens';
 import {
@@ -257,6 +258,57 @@ export async function writeRegStatus(
     .insert(registrations)
     .values({ dietId: diet, candidateId, regStatus })
     .onConflictDoUpdate({ target: [registrations.dietId, registrations.candidateId], set: { regStatus } });
+}
+
+/**
+ * `count` verified A1 candidates of a school (SHT-IB unless given), registered for a diet (the current one
+ * unless given): the candidates a school pays a registration fee for. Named `first_name` and `lastName(i)`.
+ */
+export async function seedPayers(
+  t: TestPortal,
+  count: number,
+  first_name: string,
+  lastName: (i: number) => string,
+  { school = 'SHT-IB', dietId }: { school?: string; dietId?: number } = {},
+): Promise<number[]> {
+  const ids = await seedCandidates(
+    t,
+    Array.from({ length: count }, (_, i) => ({
+      first_name,
+      last_name: lastName(i),
+      school,
+      course_header: 'A1',
+      verified: true,
+    })),
+  );
+  for (const id of ids) await writeRegStatus(t, id, 'registered', dietId);
+  return ids;
+}
+
+/**
+ * A fee the board admin (`token`) adds through the API: unless `fields` say otherwise, a NGN 15,000
+ * registration fee a candidate for the current diet. Answers its id; a refusal fails the test's setup.
+ */
+export async function addFee(
+  t: TestPortal,
+  token: string,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
+  const response = await t.request('POST', PAYMENT_PATHS.fees, {
+    token,
+    json: {
+      title: 'Registration fee',
+      kind: 'registration',
+      basis: 'candidate',
+      amount: '15,000',
+      diet: (await currentDietOf(t)).code,
+      ...fields,
+    },
+  });
+  if (response.status !== 200) {
+    throw new Error(`The fee was not added (${response.status}): ${JSON.stringify(response.body)}`);
+  }
+  return response.body.data.id as number;
 }
 
 /** A candidate's registration for a diet (unless given, the current one), as the table holds it. */

@@ -4,7 +4,7 @@ import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, paymentIssues, paymentItems, payments } from '../../server/db/schema';
 import examples from '../fixtures/paystack-openapi/examples.json';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, seedPayers, userIdOf } from './fixtures';
 import { startPaystackFake, type PaystackFake } from './paystackFake';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -83,30 +83,8 @@ beforeAll(async () => {
   );
   tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  const diet = await currentDietOf(t);
-  people = await seedCandidates(
-    t,
-    Array.from({ length: 8 }, (_, i) => ({
-      first_name: 'Fake',
-      last_name: `Payer${i}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of people) await writeRegStatus(t, id, 'registered');
-  const added = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Registration fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: (ORDERED / 100).toFixed(2),
-      diet: diet.code,
-    },
-  });
-  expect(added.status).toBe(200);
-  fee = added.body.data.id;
+  people = await seedPayers(t, 8, 'Fake', (i) => `Payer${i}`);
+  fee = await addFee(t, tokens.admin, { amount: (ORDERED / 100).toFixed(2) });
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { SANDBOX_PREFIX } from '../../server/payments/provider';
 import { webhookBody } from '../../server/payments/sandbox';
 import examples from '../fixtures/paystack-openapi/examples.json';
 import openapi from '../fixtures/paystack-openapi/openapi-transactions.json';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, seedPayers, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -227,23 +227,11 @@ describe('a school paying through a sandbox that passes its fees on', () => {
   it('is credited (not review), and its receipt shows the charges and the total', async () => {
     const admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-    const [who] = await seedCandidates(t, [
-      { first_name: 'Fees', last_name: 'Passed', school: 'SHT-IB', course_header: 'A1', verified: true },
-    ]);
-    await writeRegStatus(t, who, 'registered');
-    const fee = await t.request('POST', PAYMENT_PATHS.fees, {
-      token: admin,
-      json: {
-        title: 'Registration fee',
-        kind: 'registration',
-        basis: 'candidate',
-        amount: '15,000',
-        diet: (await currentDietOf(t)).code,
-      },
-    });
+    const [who] = await seedPayers(t, 1, 'Fees', () => 'Passed');
+    const fee = await addFee(t, admin);
     const started = await t.request('POST', PAYMENT_PATHS.start, {
       token: school,
-      json: { fee_id: fee.body.data.id, candidate_ids: [who] },
+      json: { fee_id: fee, candidate_ids: [who] },
     });
     expect(started.status).toBe(200);
     const checkout = await (await fetch(api(`/checkout/${started.body.data.access_code}`))).text();

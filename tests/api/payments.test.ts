@@ -12,7 +12,7 @@ import {
   trainingSchools,
 } from '../../server/db/schema';
 import { SANDBOX_PREFIX, signBody } from '../../server/payments/provider';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, currentDietOf, seedPayers, userIdOf, writeRegStatus } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -32,21 +32,8 @@ let registrationFee: number;
 const SCHOOL = '/api/training-school-admin';
 const ADMIN = '/api/admin';
 
-async function addFee(body: Record<string, unknown>) {
-  const response = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '15,000',
-      diet: dietCode,
-      ...body,
-    },
-  });
-  expect(response.status).toBe(200);
-  return response.body.data.id as number;
-}
+const adminAddsFee = (body: Record<string, unknown>) =>
+  addFee(t, tokens.admin, { title: 'Fee', diet: dietCode, ...body });
 
 /** A school admin starts a payment for these candidates; answers its reference and access code. */
 async function start(candidateIds: number[], fee = registrationFee, token = tokens.school1) {
@@ -118,28 +105,9 @@ beforeAll(async () => {
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
   tokens.school2 = (await issueToken(db(), await userIdOf(t, 'school2@example.org'), 60)).token;
   dietCode = (await currentDietOf(t)).code;
-  ib = await seedCandidates(
-    t,
-    Array.from({ length: 40 }, (_, i) => ({
-      first_name: 'Payer',
-      last_name: `Ibadan${String(i).padStart(2, '0')}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  ca = await seedCandidates(
-    t,
-    Array.from({ length: 3 }, (_, i) => ({
-      first_name: 'Payer',
-      last_name: `Calabar${i}`,
-      school: 'CHT-CA',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of [...ib, ...ca]) await writeRegStatus(t, id, 'registered');
-  registrationFee = await addFee({ title: 'Registration fee' });
+  ib = await seedPayers(t, 40, 'Payer', (i) => `Ibadan${String(i).padStart(2, '0')}`);
+  ca = await seedPayers(t, 3, 'Payer', (i) => `Calabar${i}`, { school: 'CHT-CA' });
+  registrationFee = await adminAddsFee({ title: 'Registration fee' });
 }, 60_000);
 
 afterAll(() => t?.close());
@@ -156,7 +124,7 @@ describe('fees (admin)', () => {
       kind: [M.kindInvalid],
       amount: [M.amountInvalid],
     });
-    const id = await addFee({
+    const id = await adminAddsFee({
       title: 'Late registration',
       kind: 'late_registration',
       amount: '2500.50',
@@ -183,7 +151,7 @@ describe('fees (admin)', () => {
   });
 
   it('edits, deactivates and deletes a fee nobody has paid, each audited', async () => {
-    const id = await addFee({ title: 'Practical levy', basis: 'school', amount: '50000' });
+    const id = await adminAddsFee({ title: 'Practical levy', basis: 'school', amount: '50000' });
     const edited = await t.request('POST', PAYMENT_PATHS.fee(id), {
       token: tokens.admin,
       json: { title: 'Practical levy 2026', kind: 'other', basis: 'school', amount: '45000', diet: dietCode },

@@ -5,7 +5,7 @@ import { PAYMENT_PATHS, SANDBOX_NOTICE } from '../../../contract/payments';
 import { issueToken } from '../../../server/auth/tokens';
 import { paymentIssues, payments, sandboxTransactions } from '../../../server/db/schema';
 import { SANDBOX_PREFIX } from '../../../server/payments/provider';
-import { currentDietOf, seedCandidates, userIdOf } from '../fixtures';
+import { addFee, seedPayers, userIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 
 /**
@@ -28,29 +28,11 @@ beforeAll(async () => {
   t = await startTestPortal({}, { jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false } });
   school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
   const admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
-  const fee = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: admin,
-    json: {
-      title: 'Registration fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '15,000',
-      diet: (await currentDietOf(t)).code,
-    },
-  });
-  const [candidate] = await seedCandidates(t, [
-    {
-      first_name: 'Target',
-      last_name: 'Payer',
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-      reg_status: 'registered',
-    },
-  ]);
+  const fee = await addFee(t, admin);
+  const [candidate] = await seedPayers(t, 1, 'Target', () => 'Payer');
   const answer = await t.request('POST', PAYMENT_PATHS.start, {
     token: school,
-    json: { fee_id: fee.body.data.id, candidate_ids: [candidate] },
+    json: { fee_id: fee, candidate_ids: [candidate] },
   });
   expect(answer.status).toBe(200);
   started = answer.body.data;
