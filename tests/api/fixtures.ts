@@ -10,6 +10,7 @@ import {
   candidates,
   courseHeaders,
   diets,
+  payments,
   registrations,
   trainingSchools,
   users,
@@ -309,6 +310,36 @@ export async function addFee(
     throw new Error(`The fee was not added (${response.status}): ${JSON.stringify(response.body)}`);
   }
   return response.body.data.id as number;
+}
+
+/** A payment's row, by its reference. */
+export async function paymentOf(t: TestPortal, reference: string) {
+  const [row] = await t.portal.database.db.select().from(payments).where(eq(payments.reference, reference));
+  return row;
+}
+
+/** How many times a payment was credited, as the audit log says: once, however often it was settled. */
+export async function creditAudits(t: TestPortal, reference: string): Promise<number> {
+  const payment = await paymentOf(t, reference);
+  const rows = await t.portal.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(payment.id))));
+  return rows.length;
+}
+
+/** Reads until `done` holds or `within` ms have passed, and answers the last read (for what a job does). */
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  within = 20_000,
+): Promise<T> {
+  const end = Date.now() + within;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A candidate's registration for a diet (unless given, the current one), as the table holds it. */

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../server/db/client';
 import { auditLog, payments, sandboxTransactions } from '../../server/db/schema';
 import { startJobs, type Jobs } from '../../server/jobs/queue';
 import { settleKey } from '../../server/payments/settleJob';
-import { addFee, seedPayers, userIdOf } from './fixtures';
+import { addFee, seedPayers, until, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -56,15 +56,6 @@ async function settleJobs(reference: string) {
     sql`select state, policy from pgboss.job where name = 'payment-settle' and singleton_key = ${settleKey(reference)}`,
   );
   return (result as unknown as { rows: { state: string; policy: string }[] }).rows;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 20_000): Promise<T> {
-  const end = Date.now() + within;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Another "API process" on the same database (its own pool on PostgreSQL; the same PGlite). */

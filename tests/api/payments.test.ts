@@ -12,7 +12,16 @@ import {
   trainingSchools,
 } from '../../server/db/schema';
 import { SANDBOX_PREFIX, signBody } from '../../server/payments/provider';
-import { addFee, currentDietOf, seedPayers, userIdOf, writeRegStatus } from './fixtures';
+import {
+  addFee,
+  creditAudits,
+  currentDietOf,
+  paymentOf,
+  seedPayers,
+  until,
+  userIdOf,
+  writeRegStatus,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -67,36 +76,13 @@ async function webhook(event: string, data: unknown, secret?: string) {
   });
 }
 
-async function paymentOf(reference: string) {
-  const [row] = await db().select().from(payments).where(eq(payments.reference, reference));
-  return row;
-}
-
 async function creditedItems(reference: string) {
-  const payment = await paymentOf(reference);
+  const payment = await paymentOf(t, reference);
   const rows = await db()
     .select()
     .from(paymentItems)
     .where(and(eq(paymentItems.paymentId, payment.id), eq(paymentItems.credited, true)));
   return rows.length;
-}
-
-async function creditAudits(reference: string) {
-  const payment = await paymentOf(reference);
-  const rows = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(payment.id))));
-  return rows.length;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 20_000): Promise<T> {
-  const end = Date.now() + within;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 beforeAll(async () => {
@@ -198,7 +184,7 @@ describe('paying (school admin) through the sandbox', () => {
 
     const started = await start(ib.slice(0, 3));
     expect(started.amount_kobo).toBe(4_500_000);
-    expect((await paymentOf(started.reference)).status).toBe('initialised');
+    expect((await paymentOf(t, started.reference)).status).toBe('initialised');
     await checkout(started.access_code, 'pay');
     const verified = await verify(started.reference);
     expect(verified.status).toBe(200);
@@ -220,11 +206,11 @@ describe('paying (school admin) through the sandbox', () => {
     expect(receipt.body.data.receipt_number).toBe(verified.body.data.receipt_number);
     // Its webhook comes too (the sandbox's job): still credited once.
     await until(
-      () => creditAudits(started.reference),
+      () => creditAudits(t, started.reference),
       () => false,
       2500,
     );
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
   });
 
   it('refuses candidates already paid for, another school’s candidates, and a suspended school', async () => {
@@ -298,7 +284,7 @@ describe('one settle path: credited once however it arrives', () => {
     });
     expect(unsigned.status).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await paymentOf(started.reference)).status).toBe('initialised');
+    expect((await paymentOf(t, started.reference)).status).toBe('initialised');
   });
 
   it('the same webhook replayed three times credits once', async () => {
@@ -312,11 +298,11 @@ describe('one settle path: credited once however it arrives', () => {
       expect(response.status).toBe(200);
     }
     await until(
-      () => paymentOf(started.reference),
+      () => paymentOf(t, started.reference),
       (p) => p.status === 'paid',
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
     expect(await creditedItems(started.reference)).toBe(2);
   });
 
@@ -324,7 +310,7 @@ describe('one settle path: credited once however it arrives', () => {
     const first = await start([ib[8]]);
     await checkout(first.access_code, 'pay'); // the sandbox's webhook job runs on its own
     await until(
-      () => paymentOf(first.reference),
+      () => paymentOf(t, first.reference),
       (p) => p.status === 'paid',
     );
     expect((await verify(first.reference)).body.data.status).toBe('paid');
@@ -334,11 +320,11 @@ describe('one settle path: credited once however it arrives', () => {
     expect((await verify(second.reference)).body.data.status).toBe('paid');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the webhook meanwhile
     for (const reference of [first.reference, second.reference]) {
-      expect(await creditAudits(reference)).toBe(1);
+      expect(await creditAudits(t, reference)).toBe(1);
       expect(await creditedItems(reference)).toBe(1);
     }
-    expect((await paymentOf(first.reference)).receiptNumber).not.toBe(
-      (await paymentOf(second.reference)).receiptNumber,
+    expect((await paymentOf(t, first.reference)).receiptNumber).not.toBe(
+      (await paymentOf(t, second.reference)).receiptNumber,
     );
   });
 
@@ -351,7 +337,7 @@ describe('one settle path: credited once however it arrives', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => verify(started.reference)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.body.data.receipt_number)).size).toBe(1);
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
     expect(await creditedItems(started.reference)).toBe(5);
   });
 
@@ -418,7 +404,7 @@ describe('one settle path: credited once however it arrives', () => {
     await checkout(started.access_code, 'pending');
     const answer = await verify(started.reference);
     expect(answer.body).toMatchObject({ message: M.pending, data: { status: 'pending' } });
-    const pending = await paymentOf(started.reference);
+    const pending = await paymentOf(t, started.reference);
     expect(pending.nextCheckAt!.getTime()).toBeGreaterThan(Date.now());
 
     // The transfer arrives; its webhook is lost (the job is asked before it runs), the re-query finds it.
@@ -433,7 +419,7 @@ describe('one settle path: credited once however it arrives', () => {
     const id = await t.portal.jobs.send('payment-requery');
     expect(id).toBeTruthy();
     const settled = await until(
-      () => paymentOf(started.reference),
+      () => paymentOf(t, started.reference),
       (p) => p.status === 'paid',
     );
     expect(settled).toMatchObject({ status: 'paid', nextCheckAt: null });
