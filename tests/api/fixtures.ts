@@ -16,6 +16,7 @@ import {
   users,
 } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
+import { SANDBOX_PREFIX } from '../../server/payments/provider';
 import type { TestPortal } from './portal';
 import { VALID_CANDIDATE } from '../fixtures/candidate';
 
@@ -341,6 +342,20 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** An address of the sandbox provider this portal serves (its API and its checkout page). */
+export const sandboxUrl = (t: TestPortal, path: string) => `${t.url}${SANDBOX_PREFIX}${path}`;
+
+/** The payer's choice on the sandbox's checkout page, posted as its buttons post it. */
+export const sandboxCheckout = (
+  t: TestPortal,
+  accessCode: string,
+  choice: 'pay' | 'decline' | 'pending' | 'abandon',
+) => fetch(sandboxUrl(t, `/checkout/${accessCode}/${choice}`), { method: 'POST' });
+
+/** The school admin's browser asking the portal to verify a payment, as it does back from the checkout. */
+export const schoolVerifies = (t: TestPortal, token: string, reference: string) =>
+  t.request('POST', PAYMENT_PATHS.verify('/api/training-school-admin', reference), { token });
 
 /** A candidate's registration for a diet (unless given, the current one), as the table holds it. */
 export async function regStatusOf(t: TestPortal, candidateId: number, dietId?: number) {

@@ -3,8 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES as M, PAYMENT_PATHS, type PayableFee } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
 import { dietExtensions, diets, paymentItems, payments, registrations, resits } from '../../server/db/schema';
-import { SANDBOX_PREFIX } from '../../server/payments/provider';
-import { addFee, currentDietOf, schoolIdOf, seedCandidates, seedPayers, userIdOf } from './fixtures';
+import {
+  addFee,
+  currentDietOf,
+  sandboxCheckout,
+  sandboxUrl,
+  schoolIdOf,
+  schoolVerifies,
+  seedCandidates,
+  seedPayers,
+  userIdOf,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -36,18 +45,13 @@ async function start(candidateIds: number[], fee = registrationFee) {
 }
 
 /** The payer's choice at the sandbox's checkout, then the browser's verify. */
-async function finish(started: { reference: string; access_code: string }, choice: string) {
-  const chosen = await fetch(`${t.url}${SANDBOX_PREFIX}/checkout/${started.access_code}/${choice}`, {
-    method: 'POST',
-  });
+async function finish(
+  started: { reference: string; access_code: string },
+  choice: 'pay' | 'decline' | 'pending' | 'abandon',
+) {
+  const chosen = await sandboxCheckout(t, started.access_code, choice);
   expect(chosen.status).toBe(200);
-  const verified = await t.request(
-    'POST',
-    PAYMENT_PATHS.verify('/api/training-school-admin', started.reference),
-    {
-      token: tokens.school1,
-    },
-  );
+  const verified = await schoolVerifies(t, tokens.school1, started.reference);
   expect(verified.status).toBe(200);
   return verified.body.data.status as string;
 }
@@ -146,16 +150,12 @@ describe('one payment a candidate and fee', () => {
     expect(refused.body.message).toBe(M.inPayment('Payer Once2', third.reference, 'pending'));
 
     // The transfer arrives: paid, and paid candidates are never paid for twice.
-    const completed = await fetch(`${t.url}${SANDBOX_PREFIX}/transaction/${third.reference}/complete`, {
+    const completed = await fetch(sandboxUrl(t, `/transaction/${third.reference}/complete`), {
       method: 'POST',
       headers: { authorization: t.portal.payments.authorization() },
     });
     expect(completed.status).toBe(200);
-    const verified = await t.request(
-      'POST',
-      PAYMENT_PATHS.verify('/api/training-school-admin', third.reference),
-      { token: tokens.school1 },
-    );
+    const verified = await schoolVerifies(t, tokens.school1, third.reference);
     expect(verified.body.data.status).toBe('paid');
     const again = await startRequest({ fee_id: registrationFee, candidate_ids: [who] });
     expect(again.status).toBe(409);

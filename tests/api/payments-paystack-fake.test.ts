@@ -4,7 +4,7 @@ import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
 import { paymentIssues, paymentItems, payments } from '../../server/db/schema';
 import examples from '../fixtures/paystack-openapi/examples.json';
-import { addFee, creditAudits, paymentOf, seedPayers, until, userIdOf } from './fixtures';
+import { addFee, creditAudits, paymentOf, schoolVerifies, seedPayers, until, userIdOf } from './fixtures';
 import { startPaystackFake, type PaystackFake } from './paystackFake';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -28,7 +28,6 @@ const tokens = {} as Record<'admin' | 'school1', string>;
 let people: number[] = [];
 let fee: number;
 
-const SCHOOL = '/api/training-school-admin';
 /** The documented example's order: ₦300.50. */
 const ORDERED = examples.verify['200'].data.requested_amount;
 
@@ -41,8 +40,7 @@ async function start(candidateIds: number[]) {
   return response.body.data as { reference: string; access_code: string; amount_kobo: number };
 }
 
-const verify = (reference: string) =>
-  t.request('POST', PAYMENT_PATHS.verify(SCHOOL, reference), { token: tokens.school1 });
+const verify = (reference: string) => schoolVerifies(t, tokens.school1, reference);
 
 const issuesOf = (reference: string) =>
   db().select().from(paymentIssues).where(eq(paymentIssues.reference, reference));

@@ -17,7 +17,7 @@ import { ProviderFailure } from '../../server/errors';
 import { paystackClient, signBody } from '../../server/payments/provider';
 import { requeryDue } from '../../server/payments/settle';
 import { settleJob, settleKey } from '../../server/payments/settleJob';
-import { addFee, seedPayers, userIdOf } from './fixtures';
+import { addFee, schoolVerifies, seedPayers, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -103,8 +103,7 @@ let people: number[] = [];
 let fee: number;
 let reference: string;
 
-const verify = () =>
-  t.request('POST', PAYMENT_PATHS.verify('/api/training-school-admin', reference), { token: tokens.school1 });
+const verify = () => schoolVerifies(t, tokens.school1, reference);
 const health = async () =>
   (await t.request('GET', PAYMENT_PATHS.providerHealth, { token: tokens.admin })).body.data;
 const providerNotices = () =>

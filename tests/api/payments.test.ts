@@ -17,6 +17,8 @@ import {
   creditAudits,
   currentDietOf,
   paymentOf,
+  sandboxCheckout,
+  sandboxUrl,
   seedPayers,
   until,
   userIdOf,
@@ -56,9 +58,7 @@ async function start(candidateIds: number[], fee = registrationFee, token = toke
 
 /** The payer's choice on the sandbox checkout page. */
 async function checkout(accessCode: string, choice: 'pay' | 'decline' | 'pending' | 'abandon') {
-  const response = await fetch(`${t.url}${SANDBOX_PREFIX}/checkout/${accessCode}/${choice}`, {
-    method: 'POST',
-  });
+  const response = await sandboxCheckout(t, accessCode, choice);
   expect(response.status).toBe(200);
 }
 
@@ -429,7 +429,7 @@ describe('one settle path: credited once however it arrives', () => {
     const started = await start([ib[19]]);
     await checkout(started.access_code, 'pay');
     await verify(started.reference);
-    const reversed = await fetch(`${t.url}${SANDBOX_PREFIX}/transaction/${started.reference}/reverse`, {
+    const reversed = await fetch(sandboxUrl(t, `/transaction/${started.reference}/reverse`), {
       method: 'POST',
       headers: { authorization: t.portal.payments.authorization() },
     });
