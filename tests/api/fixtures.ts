@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { formatCandidateIndex } from '../../contract/candidates';
 import { PAYMENT_PATHS } from '../../contract/payments';
 import { hashPassword } from '../../server/auth/secrets';
@@ -289,7 +290,7 @@ export async function seedPayers(
 
 /**
  * A fee the board admin (`token`) adds through the API: unless `fields` say otherwise, a NGN 15,000
- * registration fee a candidate for the current diet. Answers its id; a refusal fails the test's setup.
+ * registration fee a candidate for the current diet. Answers its id; a refusal fails the test.
  */
 export async function addFee(
   t: TestPortal,
@@ -307,9 +308,7 @@ export async function addFee(
       ...fields,
     },
   });
-  if (response.status !== 200) {
-    throw new Error(`The fee was not added (${response.status}): ${JSON.stringify(response.body)}`);
-  }
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data.id as number;
 }
 
