@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { zipSync } from 'fflate';
 import { BULK_COLUMNS, BULK_LIMITS, BULK_PATHS, type BulkReport } from '../contract/bulkIndexing';
-import { createBenchDatabase, signIn, startServer } from './bench-candidates';
+import { onEachDatabase, signIn, startServer } from './bench-candidates';
 
 /**
  * Bulk indexing at the size the issue names: 2,000 candidates with a photo each (30 KB, a PNG padded to
@@ -14,7 +11,6 @@ import { createBenchDatabase, signIn, startServer } from './bench-candidates';
  */
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 2000);
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
 const ADMIN = 'admin@example.org';
 const PHOTO_BYTES = 30 * 1024;
 
@@ -115,28 +111,10 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
 }
 
 export async function benchBulk({ port }: { port: number }) {
-  const lines: string[] = [];
-  if (DRIVERS.includes('pglite')) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
-    try {
-      lines.push((await run('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port)).line);
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  if (DRIVERS.includes('postgres')) {
-    const database = await createBenchDatabase('bulk');
-    if (database) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-bulk-'));
-      try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO: '1' };
-        lines.push((await run(`PostgreSQL ${database.version}`, env, dataDir, port)).line);
-      } finally {
-        await database.drop().catch(() => {});
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-  }
+  const lines = await onEachDatabase(
+    'bulk',
+    async (label, env, dataDir) => (await run(label, env, dataDir, port)).line,
+  );
   console.log('\nBulk indexing (2,000 rows with a 30 KB photo each, over HTTP):');
   console.log(
     '| database | rows | zip | dry run | import | total | per 1,000 rows |\n|---|---|---|---|---|---|---|',

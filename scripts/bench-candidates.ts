@@ -829,6 +829,40 @@ export async function createBenchDatabase(suffix: string): Promise<BenchDatabase
   }
 }
 
+/**
+ * Runs one bench against a fresh portal on each database BENCH_DRIVERS names: embedded PGlite in a
+ * temporary data directory, then a PostgreSQL database made for the run (skipped when unreachable).
+ * Each round gets its label, the portal's environment and its data directory; both are removed after.
+ */
+export async function onEachDatabase<T>(
+  suffix: string,
+  round: (label: string, env: Record<string, string>, dataDir: string) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = [];
+  if (DRIVERS.includes('pglite')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${suffix}-`));
+    try {
+      results.push(await round('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (DRIVERS.includes('postgres')) {
+    const database = await createBenchDatabase(suffix);
+    if (database) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portal-bench-${suffix}-`));
+      try {
+        const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO: '1' };
+        results.push(await round(`PostgreSQL ${database.version}`, env, dataDir));
+      } finally {
+        await database.drop().catch(() => {});
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  return results;
+}
+
 async function postgresRounds(port: number): Promise<Round[]> {
   const database = await createBenchDatabase('candidates');
   if (!database) return [];

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PAYMENT_PATHS, type PayableFees, type PaymentRow, type UnpaidCandidate } from '../contract/payments';
 import { randomBytes } from 'node:crypto';
 import { SANDBOX_PREFIX, signBody } from '../server/payments/provider';
-import { createBenchDatabase, signIn, startServer } from './bench-candidates';
+import { onEachDatabase, signIn, startServer } from './bench-candidates';
 
 /**
  * The provider's webhook under a burst, on a real `npm start` with the living demo (PGlite, then
@@ -17,7 +14,6 @@ import { createBenchDatabase, signIn, startServer } from './bench-candidates';
  */
 
 const BURST = Number(process.env.BENCH_WEBHOOKS ?? 50);
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
 const SCHOOL = 'school1@example.org';
 /** The sandbox's secret key for the portals this bench starts (each start's own random one otherwise). */
 const SANDBOX_SECRET_KEY = `sk_bench_${randomBytes(24).toString('hex')}`;
@@ -116,28 +112,7 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
 }
 
 export async function benchPayments({ port }: { port: number }) {
-  const lines: string[] = [];
-  if (DRIVERS.includes('pglite')) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
-    try {
-      lines.push(await run('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port));
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  if (DRIVERS.includes('postgres')) {
-    const database = await createBenchDatabase('payments');
-    if (database) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-payments-'));
-      try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO: '1' };
-        lines.push(await run(`PostgreSQL ${database.version}`, env, dataDir, port));
-      } finally {
-        await database.drop().catch(() => {});
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-  }
+  const lines = await onEachDatabase('payments', (label, env, dataDir) => run(label, env, dataDir, port));
   console.log(`\nWebhook deliveries, ${BURST} at once (ms, median / p95):`);
   console.log('| database | deliveries | answer | all credited by the job queue | replayed: answer |');
   console.log('| --- | --: | --: | --: | --: |');

@@ -1,10 +1,7 @@
 import http from 'node:http';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PAYMENT_PATHS, type PayableFees, type UnpaidCandidate } from '../contract/payments';
 import { SANDBOX_PREFIX } from '../server/payments/provider';
-import { createBenchDatabase, signIn, startServer } from './bench-candidates';
+import { onEachDatabase, signIn, startServer } from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
 
 /**
@@ -19,7 +16,6 @@ import { json, ms, percentile } from './bench-payments';
 
 const CLIENTS = Number(process.env.BENCH_VERIFY_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_VERIFY_SECONDS ?? 60);
-const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
 const SCHOOLS = ['school1@example.org', 'school2@example.org'];
 const SCHOOL_PREFIX = '/api/training-school-admin';
 
@@ -109,28 +105,7 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
 }
 
 export async function benchVerify({ port }: { port: number }) {
-  const lines: string[] = [];
-  if (DRIVERS.includes('pglite')) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-verify-'));
-    try {
-      lines.push(await run('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port));
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
-  if (DRIVERS.includes('postgres')) {
-    const database = await createBenchDatabase('verify');
-    if (database) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-verify-'));
-      try {
-        const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, SEED_DEMO: '1' };
-        lines.push(await run(`PostgreSQL ${database.version}`, env, dataDir, port));
-      } finally {
-        await database.drop().catch(() => {});
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    }
-  }
+  const lines = await onEachDatabase('verify', (label, env, dataDir) => run(label, env, dataDir, port));
   console.log(`\nVerify under load: ${CLIENTS} clients, each verifying its own pending payment (ms):`);
   console.log('| database | clients | for | verifies answered | errors | p50 / p95 / p99 |');
   console.log('| --- | --: | --: | --: | --: | --: |');

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
 import { PGLITE_DURABLE_PARAMS, PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../db/client';
 import { syncFolder } from '../db/durability';
-import { acquireLock, DataDirLockedError } from '../db/lock';
+import { acquireLock, DataDirLockedError, isRunning } from '../db/lock';
 import { isValidKey } from '../storage/storage';
 import { ArchiveError, readArchive } from './archive';
 import { manifest, readControlFile, type ControlFile } from './control';
@@ -131,15 +131,6 @@ async function requestFromPortal(
     });
     request.end();
   });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const CONTROL_NOTE =

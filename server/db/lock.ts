@@ -15,7 +15,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -40,6 +40,15 @@ export async function sendRegistrationReminders(
   return { recorded, mailed };
 }
 
+/** A registration_reminders row as both statements return it (closes_at as the driver gives it). */
+interface ReminderRow {
+  diet_id: number;
+  training_school_id: number;
+  hours_before: number;
+  closes_at: string | Date;
+  unregistered: number;
+}
+
 /** Records the reminders due at `now` and writes each one's dashboard notice, in one transaction. */
 async function recordDueReminders(db: Database, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
@@ -77,13 +86,7 @@ async function recordDueReminders(db: Database, now: Date): Promise<number> {
       select diet_id, school, hours, closes_at, unregistered from due where hours is not null
       on conflict do nothing
       returning diet_id, training_school_id, hours_before, closes_at, unregistered`)) as unknown as {
-      rows: {
-        diet_id: number;
-        training_school_id: number;
-        hours_before: number;
-        closes_at: string | Date;
-        unregistered: number;
-      }[];
+      rows: ReminderRow[];
     };
     if (!rows.length) return 0;
     const [diet] = await tx.select({ name: diets.name }).from(diets).where(eq(diets.id, rows[0].diet_id));
@@ -124,13 +127,7 @@ async function mailPendingReminders(db: Database, mailer: Mailer, log: Logger): 
       where (r.diet_id, r.training_school_id, r.hours_before, r.closes_at)
           = (due.diet_id, due.training_school_id, due.hours_before, due.closes_at)
       returning r.diet_id, r.training_school_id, r.hours_before, r.closes_at, r.unregistered`)) as unknown as {
-      rows: {
-        diet_id: number;
-        training_school_id: number;
-        hours_before: number;
-        closes_at: string | Date;
-        unregistered: number;
-      }[];
+      rows: ReminderRow[];
     };
     if (!pending.length) return 0;
     const schoolIds = [...new Set(pending.map((row) => row.training_school_id))];

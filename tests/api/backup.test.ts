@@ -119,6 +119,15 @@ const ROUTES = {
 };
 
 /** A PNG that says which write sent it (file-type finds PNG by its first bytes; the rest is ours). */
+/** The profile names a restored database's audit log holds: the writes that reached it. */
+async function savedNames(database: DatabaseHandle): Promise<Set<string>> {
+  const audited = await database.db
+    .select({ after: auditLog.after })
+    .from(auditLog)
+    .where(eq(auditLog.action, 'user.profile_updated'));
+  return new Set(audited.map((row) => (row.after as { name: string }).name));
+}
+
 const photoOf = (name: string) => new Uint8Array(Buffer.concat([PNG, Buffer.from(`\n${name}\n`)]));
 
 interface Write {
@@ -220,11 +229,7 @@ describe('backup while users write, and restore into a fresh folder', () => {
     expect(restored.code).toBe(0);
     const database = await openDatabase({ driver: 'pglite', dataDir: atRestDir });
     try {
-      const audited = await database.db
-        .select({ after: auditLog.after })
-        .from(auditLog)
-        .where(eq(auditLog.action, 'user.profile_updated'));
-      const names = new Set(audited.map((row) => (row.after as { name: string }).name));
+      const names = await savedNames(database);
       expect(writes.filter((w) => w.ackedAt !== null && !names.has(w.name))).toEqual([]);
     } finally {
       await database.close();
@@ -264,11 +269,7 @@ describe('backup while users write, and restore into a fresh folder', () => {
 
     const database = await openDatabase({ driver: 'pglite', dataDir: restoredDir });
     try {
-      const audited = await database.db
-        .select({ after: auditLog.after })
-        .from(auditLog)
-        .where(eq(auditLog.action, 'user.profile_updated'));
-      const names = new Set(audited.map((row) => (row.after as { name: string }).name));
+      const names = await savedNames(database);
       const acknowledgedBefore = writes.filter((w) => w.ackedAt !== null && w.ackedAt < backupStartedAt);
       expect(acknowledgedBefore.length).toBeGreaterThan(10);
       expect(acknowledgedBefore.filter((w) => !names.has(w.name))).toEqual([]);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { formatCandidateIndex } from '../../contract/candidates';
+import { PAYMENT_PATHS } from '../../contract/payments';
 import { hashPassword } from '../../server/auth/secrets';
 import { issueToken } from '../../server/auth/tokens';
 import {
@@ -9,11 +11,13 @@ import {
   candidates,
   courseHeaders,
   diets,
+  payments,
   registrations,
   trainingSchools,
   users,
 } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/db/seed';
+import { SANDBOX_PREFIX } from '../../server/payments/provider';
 import type { TestPortal } from './portal';
 import { VALID_CANDIDATE } from '../fixtures/candidate';
 
@@ -258,6 +262,99 @@ export async function writeRegStatus(
     .values({ dietId: diet, candidateId, regStatus })
     .onConflictDoUpdate({ target: [registrations.dietId, registrations.candidateId], set: { regStatus } });
 }
+
+/**
+ * `count` verified A1 candidates of a school (SHT-IB unless given), registered for a diet (the current one
+ * unless given): the candidates a school pays a registration fee for. Named `first_name` and `lastName(i)`.
+ */
+export async function seedPayers(
+  t: TestPortal,
+  count: number,
+  first_name: string,
+  lastName: (i: number) => string,
+  { school = 'SHT-IB', dietId }: { school?: string; dietId?: number } = {},
+): Promise<number[]> {
+  const ids = await seedCandidates(
+    t,
+    Array.from({ length: count }, (_, i) => ({
+      first_name,
+      last_name: lastName(i),
+      school,
+      course_header: 'A1',
+      verified: true,
+    })),
+  );
+  for (const id of ids) await writeRegStatus(t, id, 'registered', dietId);
+  return ids;
+}
+
+/**
+ * A fee the board admin (`token`) adds through the API: unless `fields` say otherwise, a NGN 15,000
+ * registration fee a candidate for the current diet. Answers its id; a refusal fails the test.
+ */
+export async function addFee(
+  t: TestPortal,
+  token: string,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
+  const response = await t.request('POST', PAYMENT_PATHS.fees, {
+    token,
+    json: {
+      title: 'Registration fee',
+      kind: 'registration',
+      basis: 'candidate',
+      amount: '15,000',
+      diet: (await currentDietOf(t)).code,
+      ...fields,
+    },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.data.id as number;
+}
+
+/** A payment's row, by its reference. */
+export async function paymentOf(t: TestPortal, reference: string) {
+  const [row] = await t.portal.database.db.select().from(payments).where(eq(payments.reference, reference));
+  return row;
+}
+
+/** How many times a payment was credited, as the audit log says: once, however often it was settled. */
+export async function creditAudits(t: TestPortal, reference: string): Promise<number> {
+  const payment = await paymentOf(t, reference);
+  const rows = await t.portal.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(payment.id))));
+  return rows.length;
+}
+
+/** Reads until `done` holds or `within` ms have passed, and answers the last read (for what a job does). */
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  within = 20_000,
+): Promise<T> {
+  const end = Date.now() + within;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** An address of the sandbox provider this portal serves (its API and its checkout page). */
+export const sandboxUrl = (t: TestPortal, path: string) => `${t.url}${SANDBOX_PREFIX}${path}`;
+
+/** The payer's choice on the sandbox's checkout page, posted as its buttons post it. */
+export const sandboxCheckout = (
+  t: TestPortal,
+  accessCode: string,
+  choice: 'pay' | 'decline' | 'pending' | 'abandon',
+) => fetch(sandboxUrl(t, `/checkout/${accessCode}/${choice}`), { method: 'POST' });
+
+/** The school admin's browser asking the portal to verify a payment, as it does back from the checkout. */
+export const schoolVerifies = (t: TestPortal, token: string, reference: string) =>
+  t.request('POST', PAYMENT_PATHS.verify('/api/training-school-admin', reference), { token });
 
 /** A candidate's registration for a diet (unless given, the current one), as the table holds it. */
 export async function regStatusOf(t: TestPortal, candidateId: number, dietId?: number) {

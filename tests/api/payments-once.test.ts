@@ -3,8 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES as M, PAYMENT_PATHS, type PayableFee } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
 import { dietExtensions, diets, paymentItems, payments, registrations, resits } from '../../server/db/schema';
-import { SANDBOX_PREFIX } from '../../server/payments/provider';
-import { currentDietOf, schoolIdOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import {
+  addFee,
+  currentDietOf,
+  sandboxCheckout,
+  sandboxUrl,
+  schoolIdOf,
+  schoolVerifies,
+  seedCandidates,
+  seedPayers,
+  userIdOf,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -23,21 +32,8 @@ let dietCode: string;
 let people: number[] = [];
 let registrationFee: number;
 
-async function addFee(body: Record<string, unknown>) {
-  const response = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '1,000',
-      diet: dietCode,
-      ...body,
-    },
-  });
-  expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return response.body.data.id as number;
-}
+const adminAddsFee = (body: Record<string, unknown>) =>
+  addFee(t, tokens.admin, { title: 'Fee', amount: '1,000', diet: dietCode, ...body });
 
 const startRequest = (json: Record<string, unknown>) =>
   t.request('POST', PAYMENT_PATHS.start, { token: tokens.school1, json });
@@ -49,18 +45,13 @@ async function start(candidateIds: number[], fee = registrationFee) {
 }
 
 /** The payer's choice at the sandbox's checkout, then the browser's verify. */
-async function finish(started: { reference: string; access_code: string }, choice: string) {
-  const chosen = await fetch(`${t.url}${SANDBOX_PREFIX}/checkout/${started.access_code}/${choice}`, {
-    method: 'POST',
-  });
+async function finish(
+  started: { reference: string; access_code: string },
+  choice: 'pay' | 'decline' | 'pending' | 'abandon',
+) {
+  const chosen = await sandboxCheckout(t, started.access_code, choice);
   expect(chosen.status).toBe(200);
-  const verified = await t.request(
-    'POST',
-    PAYMENT_PATHS.verify('/api/training-school-admin', started.reference),
-    {
-      token: tokens.school1,
-    },
-  );
+  const verified = await schoolVerifies(t, tokens.school1, started.reference);
   expect(verified.status).toBe(200);
   return verified.body.data.status as string;
 }
@@ -101,7 +92,7 @@ beforeAll(async () => {
       reg_status: 'registered' as const,
     })),
   );
-  registrationFee = await addFee({ title: 'Registration fee' });
+  registrationFee = await adminAddsFee({ title: 'Registration fee' });
 }, 120_000);
 
 afterAll(() => t?.close());
@@ -159,16 +150,12 @@ describe('one payment a candidate and fee', () => {
     expect(refused.body.message).toBe(M.inPayment('Payer Once2', third.reference, 'pending'));
 
     // The transfer arrives: paid, and paid candidates are never paid for twice.
-    const completed = await fetch(`${t.url}${SANDBOX_PREFIX}/transaction/${third.reference}/complete`, {
+    const completed = await fetch(sandboxUrl(t, `/transaction/${third.reference}/complete`), {
       method: 'POST',
       headers: { authorization: t.portal.payments.authorization() },
     });
     expect(completed.status).toBe(200);
-    const verified = await t.request(
-      'POST',
-      PAYMENT_PATHS.verify('/api/training-school-admin', third.reference),
-      { token: tokens.school1 },
-    );
+    const verified = await schoolVerifies(t, tokens.school1, third.reference);
     expect(verified.body.data.status).toBe('paid');
     const again = await startRequest({ fee_id: registrationFee, candidate_ids: [who] });
     expect(again.status).toBe(409);
@@ -177,7 +164,7 @@ describe('one payment a candidate and fee', () => {
   });
 
   it("'all my unpaid candidates' leaves out those another payment holds", async () => {
-    const fee = await addFee({ title: 'Other levy', kind: 'other' });
+    const fee = await adminAddsFee({ title: 'Other levy', kind: 'other' });
     const held = await start([people[3]], fee);
     const all = await startRequest({ fee_id: fee, all: true });
     expect(all.status).toBe(200);
@@ -197,7 +184,7 @@ describe('one payment a candidate and fee', () => {
   });
 
   it('a per-school fee: one payment in progress for the school at a time, parallel starts included', async () => {
-    const fee = await addFee({ title: 'School levy', kind: 'other', basis: 'school' });
+    const fee = await adminAddsFee({ title: 'School levy', kind: 'other', basis: 'school' });
     const answers = await Promise.all(Array.from({ length: 6 }, () => startRequest({ fee_id: fee })));
     const started = answers.filter((a) => a.status === 200);
     expect(started).toHaveLength(1);
@@ -224,23 +211,17 @@ describe('who owes a fee', () => {
         registrationClosesAt: new Date(now + 3 * 86_400_000),
       })
       .returning();
-    const ib = await seedCandidates(
-      t,
-      Array.from({ length: 4 }, (_, i) => ({
-        first_name: 'Late',
-        last_name: `Ibadan${i}`,
-        school: 'SHT-IB',
-        course_header: 'A1',
-        verified: true,
-      })),
-    );
-    for (const id of ib) await writeRegStatus(t, id, 'registered', diet.id);
-    const late = await addFee({
+    const ib = await seedPayers(t, 4, 'Late', (i) => `Ibadan${i}`, { dietId: diet.id });
+    const late = await adminAddsFee({
       title: 'Late registration fee',
       kind: 'late_registration',
       diet: 'LATE-2031',
     });
-    const onTime = await addFee({ title: 'Registration fee 2031', kind: 'registration', diet: 'LATE-2031' });
+    const onTime = await adminAddsFee({
+      title: 'Registration fee 2031',
+      kind: 'registration',
+      diet: 'LATE-2031',
+    });
 
     // Registration is open: nobody owes the late fee, everyone registered owes the registration fee.
     expect(await payable(late)).toMatchObject({ unpaid: 0, paid: 0 });
@@ -294,7 +275,7 @@ describe('who owes a fee', () => {
   });
 
   it('a resit fee is owed only by candidates entered as resits for its diet', async () => {
-    const fee = await addFee({ title: 'Resit fee', kind: 'resit' });
+    const fee = await adminAddsFee({ title: 'Resit fee', kind: 'resit' });
     expect(await payable(fee)).toMatchObject({ unpaid: 0 });
     const diet = await currentDietOf(t);
     await db()

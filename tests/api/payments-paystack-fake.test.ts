@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
 import { issueToken } from '../../server/auth/tokens';
-import { auditLog, paymentIssues, paymentItems, payments } from '../../server/db/schema';
+import { paymentIssues, paymentItems, payments } from '../../server/db/schema';
 import examples from '../fixtures/paystack-openapi/examples.json';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, creditAudits, paymentOf, schoolVerifies, seedPayers, until, userIdOf } from './fixtures';
 import { startPaystackFake, type PaystackFake } from './paystackFake';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -28,7 +28,6 @@ const tokens = {} as Record<'admin' | 'school1', string>;
 let people: number[] = [];
 let fee: number;
 
-const SCHOOL = '/api/training-school-admin';
 /** The documented example's order: ₦300.50. */
 const ORDERED = examples.verify['200'].data.requested_amount;
 
@@ -41,34 +40,10 @@ async function start(candidateIds: number[]) {
   return response.body.data as { reference: string; access_code: string; amount_kobo: number };
 }
 
-const verify = (reference: string) =>
-  t.request('POST', PAYMENT_PATHS.verify(SCHOOL, reference), { token: tokens.school1 });
-
-async function paymentOf(reference: string) {
-  const [row] = await db().select().from(payments).where(eq(payments.reference, reference));
-  return row;
-}
+const verify = (reference: string) => schoolVerifies(t, tokens.school1, reference);
 
 const issuesOf = (reference: string) =>
   db().select().from(paymentIssues).where(eq(paymentIssues.reference, reference));
-
-async function creditAudits(reference: string) {
-  const payment = await paymentOf(reference);
-  const rows = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(payment.id))));
-  return rows.length;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 15_000): Promise<T> {
-  const end = Date.now() + within;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 beforeAll(async () => {
   fake = await startPaystackFake();
@@ -83,30 +58,8 @@ beforeAll(async () => {
   );
   tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  const diet = await currentDietOf(t);
-  people = await seedCandidates(
-    t,
-    Array.from({ length: 8 }, (_, i) => ({
-      first_name: 'Fake',
-      last_name: `Payer${i}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of people) await writeRegStatus(t, id, 'registered');
-  const added = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Registration fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: (ORDERED / 100).toFixed(2),
-      diet: diet.code,
-    },
-  });
-  expect(added.status).toBe(200);
-  fee = added.body.data.id;
+  people = await seedPayers(t, 8, 'Fake', (i) => `Payer${i}`);
+  fee = await addFee(t, tokens.admin, { amount: (ORDERED / 100).toFixed(2) });
 }, 120_000);
 
 afterAll(async () => {
@@ -127,7 +80,7 @@ describe("Paystack's documented answers", () => {
     });
     // The documented example's access code, stored on the payment once Paystack answered.
     expect(started.access_code).toBe(examples.initialize['200'].data.access_code);
-    expect((await paymentOf(started.reference)).accessCode).toBe(started.access_code);
+    expect((await paymentOf(t, started.reference)).accessCode).toBe(started.access_code);
     // Not paid yet: Paystack says abandoned.
     expect((await verify(started.reference)).body.data.status).toBe('abandoned');
   });
@@ -147,13 +100,13 @@ describe("Paystack's documented answers", () => {
       simulated: false,
     });
     expect(await issuesOf(started.reference)).toEqual([]);
-    expect(await paymentOf(started.reference)).toMatchObject({ paidAmountKobo: 40333, feesKobo: 10283 });
+    expect(await paymentOf(t, started.reference)).toMatchObject({ paidAmountKobo: 40333, feesKobo: 10283 });
     // The receipt reads the same later, for the board too.
     const board = await t.request('GET', PAYMENT_PATHS.one('/api/admin', started.reference), {
       token: tokens.admin,
     });
     expect(board.body.data).toMatchObject({ charged_kobo: 40333, fees_kobo: 10283, amount_kobo: 30050 });
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
   });
 
   it('an answer without requested_amount (older ones) is settled on its amount', async () => {
@@ -192,21 +145,22 @@ describe('a webhook before initialize has answered', () => {
       expect(delivered.status).toBe(200);
       statusWhileInitializing = (
         await until(
-          () => paymentOf(reference),
+          () => paymentOf(t, reference),
           (p) => p?.status === 'paid',
+          15_000,
         )
       )?.status;
     };
     try {
       const started = await start([people[5]]);
       expect(statusWhileInitializing).toBe('paid');
-      const payment = await paymentOf(started.reference);
+      const payment = await paymentOf(t, started.reference);
       expect(payment).toMatchObject({ status: 'paid', accessCode: started.access_code, feesKobo: 10283 });
-      expect(await creditAudits(started.reference)).toBe(1);
+      expect(await creditAudits(t, started.reference)).toBe(1);
       expect(await issuesOf(started.reference)).toEqual([]);
       // The browser's verify after it: still credited once.
       expect((await verify(started.reference)).body.data.status).toBe('paid');
-      expect(await creditAudits(started.reference)).toBe(1);
+      expect(await creditAudits(t, started.reference)).toBe(1);
       const unknown = await db()
         .select()
         .from(paymentIssues)
@@ -231,7 +185,7 @@ describe('a webhook before initialize has answered', () => {
     }
     expect(refused.status).toBeGreaterThanOrEqual(500);
     const tried = fake.initialized.at(-1)!.reference;
-    expect(await paymentOf(tried)).toMatchObject({
+    expect(await paymentOf(t, tried)).toMatchObject({
       status: 'abandoned',
       accessCode: null,
       nextCheckAt: null,

@@ -6,11 +6,10 @@ import { issueToken } from '../../server/auth/tokens';
 import { loadConfig } from '../../server/config';
 import { paymentIssues, sandboxTransactions } from '../../server/db/schema';
 import { localCardFee, passedOnFee } from '../../server/payments/paystackRules';
-import { SANDBOX_PREFIX } from '../../server/payments/provider';
 import { webhookBody } from '../../server/payments/sandbox';
 import examples from '../fixtures/paystack-openapi/examples.json';
 import openapi from '../fixtures/paystack-openapi/openapi-transactions.json';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, sandboxCheckout, sandboxUrl, schoolVerifies, seedPayers, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -45,14 +44,13 @@ function expectValid(validate: Ajv.ValidateFunction, body: unknown) {
 
 let t: TestPortal;
 const db = () => t.portal.database.db;
-const api = (path: string) => `${t.url}${SANDBOX_PREFIX}${path}`;
 const keyed = (more: Record<string, string> = {}) => ({
   authorization: t.portal.payments.authorization(),
   ...more,
 });
 
 async function initialize(body: Record<string, unknown>) {
-  const response = await fetch(api('/transaction/initialize'), {
+  const response = await fetch(sandboxUrl(t, '/transaction/initialize'), {
     method: 'POST',
     headers: keyed({ 'content-type': 'application/json' }),
     body: JSON.stringify(body),
@@ -61,13 +59,11 @@ async function initialize(body: Record<string, unknown>) {
 }
 
 async function verify(reference: string) {
-  const response = await fetch(api(`/transaction/verify/${encodeURIComponent(reference)}`), {
+  const response = await fetch(sandboxUrl(t, `/transaction/verify/${encodeURIComponent(reference)}`), {
     headers: keyed(),
   });
   return { status: response.status, body: await response.json() };
 }
-
-const pay = (accessCode: string) => fetch(api(`/checkout/${accessCode}/pay`), { method: 'POST' });
 
 beforeAll(async () => {
   // An account that passes Paystack's fees on to its payers.
@@ -105,7 +101,7 @@ describe("the sandbox's answers", () => {
       requested_amount: 1_500_000,
     });
 
-    expect((await pay(started.body.data.access_code)).status).toBe(200);
+    expect((await sandboxCheckout(t, started.body.data.access_code, 'pay')).status).toBe(200);
     const paid = await verify('SHAPE-0001');
     expectValid(SCHEMAS.verified, paid.body);
     // Fees passed on: amount = requested_amount + fees, as in Paystack's verify example.
@@ -135,7 +131,7 @@ describe("the sandbox's answers", () => {
       .update(sandboxTransactions)
       .set({ passFees: false })
       .where(eq(sandboxTransactions.reference, 'SHAPE-0002'));
-    await pay(started.body.data.access_code);
+    await sandboxCheckout(t, started.body.data.access_code, 'pay');
     const paid = await verify('SHAPE-0002');
     expectValid(SCHEMAS.verified, paid.body);
     expect(paid.body.data).toMatchObject({ amount: 1_500_000, requested_amount: 1_500_000, fees: 32_500 });
@@ -149,7 +145,7 @@ describe("the sandbox's answers", () => {
       reference: 'SHAPE.FORM=3',
       metadata: JSON.stringify({ via: 'form' }),
     });
-    const response = await fetch(api('/transaction/initialize'), {
+    const response = await fetch(sandboxUrl(t, '/transaction/initialize'), {
       method: 'POST',
       headers: keyed({ 'content-type': 'application/x-www-form-urlencoded' }),
       body: form.toString(),
@@ -170,7 +166,7 @@ describe("the sandbox's answers", () => {
     expect(unknown.status).toBe(404);
     expectValid(SCHEMAS.notFound, unknown.body);
     expect(unknown.body).toMatchObject({ status: false, message: 'Transaction reference not found' });
-    const unkeyed = await fetch(api('/transaction/verify/NEVER-ISSUED-1'));
+    const unkeyed = await fetch(sandboxUrl(t, '/transaction/verify/NEVER-ISSUED-1'));
     expect(unkeyed.status).toBe(401);
     expectValid(SCHEMAS.unauthorized, await unkeyed.json());
   });
@@ -227,33 +223,17 @@ describe('a school paying through a sandbox that passes its fees on', () => {
   it('is credited (not review), and its receipt shows the charges and the total', async () => {
     const admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-    const [who] = await seedCandidates(t, [
-      { first_name: 'Fees', last_name: 'Passed', school: 'SHT-IB', course_header: 'A1', verified: true },
-    ]);
-    await writeRegStatus(t, who, 'registered');
-    const fee = await t.request('POST', PAYMENT_PATHS.fees, {
-      token: admin,
-      json: {
-        title: 'Registration fee',
-        kind: 'registration',
-        basis: 'candidate',
-        amount: '15,000',
-        diet: (await currentDietOf(t)).code,
-      },
-    });
+    const [who] = await seedPayers(t, 1, 'Fees', () => 'Passed');
+    const fee = await addFee(t, admin);
     const started = await t.request('POST', PAYMENT_PATHS.start, {
       token: school,
-      json: { fee_id: fee.body.data.id, candidate_ids: [who] },
+      json: { fee_id: fee, candidate_ids: [who] },
     });
     expect(started.status).toBe(200);
-    const checkout = await (await fetch(api(`/checkout/${started.body.data.access_code}`))).text();
+    const checkout = await (await fetch(sandboxUrl(t, `/checkout/${started.body.data.access_code}`))).text();
     expect(checkout).toContain('₦15,329.95');
-    await pay(started.body.data.access_code);
-    const verified = await t.request(
-      'POST',
-      PAYMENT_PATHS.verify('/api/training-school-admin', started.body.data.reference),
-      { token: school },
-    );
+    await sandboxCheckout(t, started.body.data.access_code, 'pay');
+    const verified = await schoolVerifies(t, school, started.body.data.reference);
     const detail = verified.body.data as PaymentDetail;
     expect(detail).toMatchObject({
       status: 'paid',

@@ -17,7 +17,7 @@ import { ProviderFailure } from '../../server/errors';
 import { paystackClient, signBody } from '../../server/payments/provider';
 import { requeryDue } from '../../server/payments/settle';
 import { settleJob, settleKey } from '../../server/payments/settleJob';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, schoolVerifies, seedPayers, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -103,8 +103,7 @@ let people: number[] = [];
 let fee: number;
 let reference: string;
 
-const verify = () =>
-  t.request('POST', PAYMENT_PATHS.verify('/api/training-school-admin', reference), { token: tokens.school1 });
+const verify = () => schoolVerifies(t, tokens.school1, reference);
 const health = async () =>
   (await t.request('GET', PAYMENT_PATHS.providerHealth, { token: tokens.admin })).body.data;
 const providerNotices = () =>
@@ -132,29 +131,8 @@ beforeAll(async () => {
   );
   tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  const dietCode = (await currentDietOf(t)).code;
-  people = await seedCandidates(
-    t,
-    Array.from({ length: 4 }, (_, i) => ({
-      first_name: 'Fault',
-      last_name: `Payer${i}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of people) await writeRegStatus(t, id, 'registered');
-  const added = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Registration',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '1,000',
-      diet: dietCode,
-    },
-  });
-  fee = added.body.data.id;
+  people = await seedPayers(t, 4, 'Fault', (i) => `Payer${i}`);
+  fee = await addFee(t, tokens.admin, { title: 'Registration', amount: '1,000' });
   mode = 'ok';
   const started = await start(people[0]);
   expect(started.status, JSON.stringify(started.body)).toBe(200);

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../server/db/client';
 import { auditLog, payments, sandboxTransactions } from '../../server/db/schema';
 import { startJobs, type Jobs } from '../../server/jobs/queue';
 import { settleKey } from '../../server/payments/settleJob';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import { addFee, seedPayers, until, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -58,15 +58,6 @@ async function settleJobs(reference: string) {
   return (result as unknown as { rows: { state: string; policy: string }[] }).rows;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 20_000): Promise<T> {
-  const end = Date.now() + within;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Another "API process" on the same database (its own pool on PostgreSQL; the same PGlite). */
 async function secondQueue(database: DatabaseHandle = t.portal.database): Promise<Jobs> {
   const url = t.databaseUrl;
@@ -94,30 +85,8 @@ beforeAll(async () => {
   t = await startTestPortal({}, { jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false } });
   tokens.admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-  const dietCode = (await currentDietOf(t)).code;
-  people = await seedCandidates(
-    t,
-    Array.from({ length: 4 }, (_, i) => ({
-      first_name: 'Settle',
-      last_name: `Once${i}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of people) await writeRegStatus(t, id, 'registered');
-  const added = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Registration',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '1,000',
-      diet: dietCode,
-    },
-  });
-  expect(added.status).toBe(200);
-  fee = added.body.data.id;
+  people = await seedPayers(t, 4, 'Settle', (i) => `Once${i}`);
+  fee = await addFee(t, tokens.admin, { title: 'Registration', amount: '1,000' });
 }, 120_000);
 
 afterAll(async () => {

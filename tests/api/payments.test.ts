@@ -12,7 +12,18 @@ import {
   trainingSchools,
 } from '../../server/db/schema';
 import { SANDBOX_PREFIX, signBody } from '../../server/payments/provider';
-import { currentDietOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
+import {
+  addFee,
+  creditAudits,
+  currentDietOf,
+  paymentOf,
+  sandboxCheckout,
+  sandboxUrl,
+  seedPayers,
+  until,
+  userIdOf,
+  writeRegStatus,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -32,21 +43,8 @@ let registrationFee: number;
 const SCHOOL = '/api/training-school-admin';
 const ADMIN = '/api/admin';
 
-async function addFee(body: Record<string, unknown>) {
-  const response = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: tokens.admin,
-    json: {
-      title: 'Fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '15,000',
-      diet: dietCode,
-      ...body,
-    },
-  });
-  expect(response.status).toBe(200);
-  return response.body.data.id as number;
-}
+const adminAddsFee = (body: Record<string, unknown>) =>
+  addFee(t, tokens.admin, { title: 'Fee', diet: dietCode, ...body });
 
 /** A school admin starts a payment for these candidates; answers its reference and access code. */
 async function start(candidateIds: number[], fee = registrationFee, token = tokens.school1) {
@@ -60,9 +58,7 @@ async function start(candidateIds: number[], fee = registrationFee, token = toke
 
 /** The payer's choice on the sandbox checkout page. */
 async function checkout(accessCode: string, choice: 'pay' | 'decline' | 'pending' | 'abandon') {
-  const response = await fetch(`${t.url}${SANDBOX_PREFIX}/checkout/${accessCode}/${choice}`, {
-    method: 'POST',
-  });
+  const response = await sandboxCheckout(t, accessCode, choice);
   expect(response.status).toBe(200);
 }
 
@@ -80,36 +76,13 @@ async function webhook(event: string, data: unknown, secret?: string) {
   });
 }
 
-async function paymentOf(reference: string) {
-  const [row] = await db().select().from(payments).where(eq(payments.reference, reference));
-  return row;
-}
-
 async function creditedItems(reference: string) {
-  const payment = await paymentOf(reference);
+  const payment = await paymentOf(t, reference);
   const rows = await db()
     .select()
     .from(paymentItems)
     .where(and(eq(paymentItems.paymentId, payment.id), eq(paymentItems.credited, true)));
   return rows.length;
-}
-
-async function creditAudits(reference: string) {
-  const payment = await paymentOf(reference);
-  const rows = await db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, 'payment.credited'), eq(auditLog.entityId, String(payment.id))));
-  return rows.length;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, within = 20_000): Promise<T> {
-  const end = Date.now() + within;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 beforeAll(async () => {
@@ -118,28 +91,9 @@ beforeAll(async () => {
   tokens.school1 = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
   tokens.school2 = (await issueToken(db(), await userIdOf(t, 'school2@example.org'), 60)).token;
   dietCode = (await currentDietOf(t)).code;
-  ib = await seedCandidates(
-    t,
-    Array.from({ length: 40 }, (_, i) => ({
-      first_name: 'Payer',
-      last_name: `Ibadan${String(i).padStart(2, '0')}`,
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  ca = await seedCandidates(
-    t,
-    Array.from({ length: 3 }, (_, i) => ({
-      first_name: 'Payer',
-      last_name: `Calabar${i}`,
-      school: 'CHT-CA',
-      course_header: 'A1',
-      verified: true,
-    })),
-  );
-  for (const id of [...ib, ...ca]) await writeRegStatus(t, id, 'registered');
-  registrationFee = await addFee({ title: 'Registration fee' });
+  ib = await seedPayers(t, 40, 'Payer', (i) => `Ibadan${String(i).padStart(2, '0')}`);
+  ca = await seedPayers(t, 3, 'Payer', (i) => `Calabar${i}`, { school: 'CHT-CA' });
+  registrationFee = await adminAddsFee({ title: 'Registration fee' });
 }, 60_000);
 
 afterAll(() => t?.close());
@@ -156,7 +110,7 @@ describe('fees (admin)', () => {
       kind: [M.kindInvalid],
       amount: [M.amountInvalid],
     });
-    const id = await addFee({
+    const id = await adminAddsFee({
       title: 'Late registration',
       kind: 'late_registration',
       amount: '2500.50',
@@ -183,7 +137,7 @@ describe('fees (admin)', () => {
   });
 
   it('edits, deactivates and deletes a fee nobody has paid, each audited', async () => {
-    const id = await addFee({ title: 'Practical levy', basis: 'school', amount: '50000' });
+    const id = await adminAddsFee({ title: 'Practical levy', basis: 'school', amount: '50000' });
     const edited = await t.request('POST', PAYMENT_PATHS.fee(id), {
       token: tokens.admin,
       json: { title: 'Practical levy 2026', kind: 'other', basis: 'school', amount: '45000', diet: dietCode },
@@ -230,7 +184,7 @@ describe('paying (school admin) through the sandbox', () => {
 
     const started = await start(ib.slice(0, 3));
     expect(started.amount_kobo).toBe(4_500_000);
-    expect((await paymentOf(started.reference)).status).toBe('initialised');
+    expect((await paymentOf(t, started.reference)).status).toBe('initialised');
     await checkout(started.access_code, 'pay');
     const verified = await verify(started.reference);
     expect(verified.status).toBe(200);
@@ -252,11 +206,11 @@ describe('paying (school admin) through the sandbox', () => {
     expect(receipt.body.data.receipt_number).toBe(verified.body.data.receipt_number);
     // Its webhook comes too (the sandbox's job): still credited once.
     await until(
-      () => creditAudits(started.reference),
+      () => creditAudits(t, started.reference),
       () => false,
       2500,
     );
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
   });
 
   it('refuses candidates already paid for, another school’s candidates, and a suspended school', async () => {
@@ -330,7 +284,7 @@ describe('one settle path: credited once however it arrives', () => {
     });
     expect(unsigned.status).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await paymentOf(started.reference)).status).toBe('initialised');
+    expect((await paymentOf(t, started.reference)).status).toBe('initialised');
   });
 
   it('the same webhook replayed three times credits once', async () => {
@@ -344,11 +298,11 @@ describe('one settle path: credited once however it arrives', () => {
       expect(response.status).toBe(200);
     }
     await until(
-      () => paymentOf(started.reference),
+      () => paymentOf(t, started.reference),
       (p) => p.status === 'paid',
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
     expect(await creditedItems(started.reference)).toBe(2);
   });
 
@@ -356,7 +310,7 @@ describe('one settle path: credited once however it arrives', () => {
     const first = await start([ib[8]]);
     await checkout(first.access_code, 'pay'); // the sandbox's webhook job runs on its own
     await until(
-      () => paymentOf(first.reference),
+      () => paymentOf(t, first.reference),
       (p) => p.status === 'paid',
     );
     expect((await verify(first.reference)).body.data.status).toBe('paid');
@@ -366,11 +320,11 @@ describe('one settle path: credited once however it arrives', () => {
     expect((await verify(second.reference)).body.data.status).toBe('paid');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the webhook meanwhile
     for (const reference of [first.reference, second.reference]) {
-      expect(await creditAudits(reference)).toBe(1);
+      expect(await creditAudits(t, reference)).toBe(1);
       expect(await creditedItems(reference)).toBe(1);
     }
-    expect((await paymentOf(first.reference)).receiptNumber).not.toBe(
-      (await paymentOf(second.reference)).receiptNumber,
+    expect((await paymentOf(t, first.reference)).receiptNumber).not.toBe(
+      (await paymentOf(t, second.reference)).receiptNumber,
     );
   });
 
@@ -383,7 +337,7 @@ describe('one settle path: credited once however it arrives', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => verify(started.reference)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.body.data.receipt_number)).size).toBe(1);
-    expect(await creditAudits(started.reference)).toBe(1);
+    expect(await creditAudits(t, started.reference)).toBe(1);
     expect(await creditedItems(started.reference)).toBe(5);
   });
 
@@ -450,7 +404,7 @@ describe('one settle path: credited once however it arrives', () => {
     await checkout(started.access_code, 'pending');
     const answer = await verify(started.reference);
     expect(answer.body).toMatchObject({ message: M.pending, data: { status: 'pending' } });
-    const pending = await paymentOf(started.reference);
+    const pending = await paymentOf(t, started.reference);
     expect(pending.nextCheckAt!.getTime()).toBeGreaterThan(Date.now());
 
     // The transfer arrives; its webhook is lost (the job is asked before it runs), the re-query finds it.
@@ -465,7 +419,7 @@ describe('one settle path: credited once however it arrives', () => {
     const id = await t.portal.jobs.send('payment-requery');
     expect(id).toBeTruthy();
     const settled = await until(
-      () => paymentOf(started.reference),
+      () => paymentOf(t, started.reference),
       (p) => p.status === 'paid',
     );
     expect(settled).toMatchObject({ status: 'paid', nextCheckAt: null });
@@ -475,7 +429,7 @@ describe('one settle path: credited once however it arrives', () => {
     const started = await start([ib[19]]);
     await checkout(started.access_code, 'pay');
     await verify(started.reference);
-    const reversed = await fetch(`${t.url}${SANDBOX_PREFIX}/transaction/${started.reference}/reverse`, {
+    const reversed = await fetch(sandboxUrl(t, `/transaction/${started.reference}/reverse`), {
       method: 'POST',
       headers: { authorization: t.portal.payments.authorization() },
     });

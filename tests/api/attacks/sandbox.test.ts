@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_PATHS, SANDBOX_NOTICE } from '../../../contract/payments';
 import { issueToken } from '../../../server/auth/tokens';
 import { paymentIssues, payments, sandboxTransactions } from '../../../server/db/schema';
-import { SANDBOX_PREFIX } from '../../../server/payments/provider';
-import { currentDietOf, seedCandidates, userIdOf } from '../fixtures';
+import { addFee, sandboxCheckout, sandboxUrl, schoolVerifies, seedPayers, userIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 
 /**
@@ -21,47 +20,24 @@ const db = () => t.portal.database.db;
 let school: string;
 let started: { reference: string; access_code: string };
 const OLD_KEY = 'sk_test_portal_sandbox';
-const sandbox = (path: string) => `${t.url}${SANDBOX_PREFIX}${path}`;
 const sign = (secret: string, body: string) => createHmac('sha512', secret).update(body).digest('hex');
 
 beforeAll(async () => {
   t = await startTestPortal({}, { jobs: { pollingIntervalSeconds: 0.5, schedule: false, supervise: false } });
   school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
   const admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
-  const fee = await t.request('POST', PAYMENT_PATHS.fees, {
-    token: admin,
-    json: {
-      title: 'Registration fee',
-      kind: 'registration',
-      basis: 'candidate',
-      amount: '15,000',
-      diet: (await currentDietOf(t)).code,
-    },
-  });
-  const [candidate] = await seedCandidates(t, [
-    {
-      first_name: 'Target',
-      last_name: 'Payer',
-      school: 'SHT-IB',
-      course_header: 'A1',
-      verified: true,
-      reg_status: 'registered',
-    },
-  ]);
+  const fee = await addFee(t, admin);
+  const [candidate] = await seedPayers(t, 1, 'Target', () => 'Payer');
   const answer = await t.request('POST', PAYMENT_PATHS.start, {
     token: school,
-    json: { fee_id: fee.body.data.id, candidate_ids: [candidate] },
+    json: { fee_id: fee, candidate_ids: [candidate] },
   });
   expect(answer.status).toBe(200);
   started = answer.body.data;
   // The school's own browser leaves the transfer pending, and the portal records that.
-  const pending = await fetch(sandbox(`/checkout/${started.access_code}/pending`), { method: 'POST' });
+  const pending = await sandboxCheckout(t, started.access_code, 'pending');
   expect(pending.status).toBe(200);
-  const verified = await t.request(
-    'POST',
-    PAYMENT_PATHS.verify('/api/training-school-admin', started.reference),
-    { token: school },
-  );
+  const verified = await schoolVerifies(t, school, started.reference);
   expect(verified.body.data.status).toBe('pending');
 }, 120_000);
 
@@ -69,11 +45,7 @@ afterAll(() => t?.close());
 
 async function unchanged() {
   // Whatever the sandbox was told, the portal's own verify still hears 'pending' and credits nothing.
-  const verified = await t.request(
-    'POST',
-    PAYMENT_PATHS.verify('/api/training-school-admin', started.reference),
-    { token: school },
-  );
+  const verified = await schoolVerifies(t, school, started.reference);
   expect(verified.body.data).toMatchObject({ status: 'pending', receipt_number: null });
   const [book] = await db()
     .select()
@@ -90,16 +62,16 @@ describe('a stranger and the sandbox', () => {
     for (const authorization of [undefined, `Bearer ${OLD_KEY}`, 'Bearer ', `Bearer ${'a'.repeat(64)}`]) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (authorization) headers.authorization = authorization;
-      const initialize = await fetch(sandbox('/transaction/initialize'), {
+      const initialize = await fetch(sandboxUrl(t, '/transaction/initialize'), {
         method: 'POST',
         headers,
         body: JSON.stringify({ email: 'x@example.org', amount: 700_000, reference: 'STRANGER-0001' }),
       });
       expect(initialize.status).toBe(401);
-      const verify = await fetch(sandbox(`/transaction/verify/${started.reference}`), { headers });
+      const verify = await fetch(sandboxUrl(t, `/transaction/verify/${started.reference}`), { headers });
       expect(verify.status).toBe(401);
       for (const action of ['complete', 'reverse']) {
-        const moved = await fetch(sandbox(`/transaction/${started.reference}/${action}`), {
+        const moved = await fetch(sandboxUrl(t, `/transaction/${started.reference}/${action}`), {
           method: 'POST',
           headers,
         });
@@ -114,9 +86,9 @@ describe('a stranger and the sandbox', () => {
 
   it("cannot press Pay on a school's checkout without its access code", async () => {
     for (const code of [started.reference, 'demo1shtib', '0'.repeat(32), `${started.access_code}x`]) {
-      const pay = await fetch(sandbox(`/checkout/${encodeURIComponent(code)}/pay`), { method: 'POST' });
+      const pay = await fetch(sandboxUrl(t, `/checkout/${encodeURIComponent(code)}/pay`), { method: 'POST' });
       expect(pay.status).toBe(404);
-      const page = await fetch(sandbox(`/checkout/${encodeURIComponent(code)}`));
+      const page = await fetch(sandboxUrl(t, `/checkout/${encodeURIComponent(code)}`));
       expect(page.status).toBe(404);
     }
     await unchanged();
@@ -150,10 +122,10 @@ describe('a stranger and the sandbox', () => {
   });
 
   it('the portal itself still drives its sandbox, and the checkout says payments are simulated', async () => {
-    const page = await fetch(sandbox(`/checkout/${started.access_code}`));
+    const page = await fetch(sandboxUrl(t, `/checkout/${started.access_code}`));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(SANDBOX_NOTICE);
-    const verify = await fetch(sandbox(`/transaction/verify/${started.reference}`), {
+    const verify = await fetch(sandboxUrl(t, `/transaction/verify/${started.reference}`), {
       headers: { authorization: t.portal.payments.authorization() },
     });
     expect(verify.status).toBe(200);
