@@ -63,12 +63,14 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
       const unpaid = await json<UnpaidCandidate[]>(
         await fetch(server.url + PAYMENT_PATHS.unpaid(fee.id), { headers }),
       );
-      pairs.push(...unpaid.map((c) => ({ fee: fee.id, candidate: c.id })));
+      // Those the demo already holds in a payment in progress cannot be started again (409).
+      pairs.push(...unpaid.filter((c) => !c.in_payment).map((c) => ({ fee: fee.id, candidate: c.id })));
     }
-    if (pairs.length < BURST)
-      throw new Error(`only ${pairs.length} unpaid (fee, candidate) pairs in the demo`);
+    // The burst is what the demo's school can pay for, up to BURST (the table says how many).
+    const size = Math.min(BURST, pairs.length);
+    if (size < 10) throw new Error(`only ${pairs.length} unpaid (fee, candidate) pairs in the demo`);
     const references: string[] = [];
-    for (const { fee, candidate } of pairs.slice(0, BURST)) {
+    for (const { fee, candidate } of pairs.slice(0, size)) {
       const started = await json<{ reference: string; access_code: string }>(
         await fetch(server.url + PAYMENT_PATHS.start, {
           method: 'POST',
@@ -100,12 +102,12 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
         ),
       );
       credited = page.items.filter((p) => references.includes(p.transaction_ref)).length;
-      if (credited === BURST || performance.now() - sent > 120_000) break;
+      if (credited === size || performance.now() - sent > 120_000) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const allCredited = performance.now() - sent;
     const replay = await burst(server.url, references);
-    return `| ${label} | ${BURST} | ${ms(percentile(first, 50))} / **${ms(percentile(first, 95))}** | ${credited === BURST ? `${(allCredited / 1000).toFixed(1)} s` : `${credited} of ${BURST} in 120 s`} | ${ms(percentile(replay, 50))} / **${ms(percentile(replay, 95))}** |`;
+    return `| ${label} | ${size} | ${ms(percentile(first, 50))} / **${ms(percentile(first, 95))}** | ${credited === size ? `${(allCredited / 1000).toFixed(1)} s` : `${credited} of ${size} in 120 s`} | ${ms(percentile(replay, 50))} / **${ms(percentile(replay, 95))}** |`;
   } finally {
     await server.stop();
   }
