@@ -15,6 +15,26 @@ const nodeBuiltins = {
   group: ['node:*', 'fs', 'path', 'crypto', 'os', 'child_process', 'http', 'url'],
   message: 'Node built-ins belong to the server.',
 };
+/**
+ * The HTTP layer (server/http/) stands under the areas: it may reach the contract and the parts below it
+ * (settings, errors, the log, the audit log, the database, mail, storage), and nothing else of the
+ * server. What it needs of an area is passed in (server/app.ts hands the access check its rule and its
+ * caller) or declared by the area on the request's context (`declare module`, server/http/context.ts).
+ */
+const BELOW_HTTP = [
+  'config',
+  'errors',
+  'log',
+  'audit',
+  'db/client',
+  'mail/mailer',
+  'storage/storage',
+  'storage/uploads',
+];
+const noArea = {
+  regex: `^\\.\\./(?!\\.\\./contract/|(${BELOW_HTTP.join('|')})$)`,
+  message: `The HTTP layer imports no area: only ${BELOW_HTTP.join(', ')} and the contract; pass an area's part in.`,
+};
 const packages = (...names) => ({ group: names, message: `Not in this room: ${names.join(', ')}.` });
 
 export default tseslint.config(
@@ -62,6 +82,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [ours('src', 'machines'), packages('react', 'react-dom')] },
+      ],
+    },
+  },
+  {
+    files: ['server/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ours('src', 'machines'), noArea, packages('react', 'react-dom')] },
       ],
     },
   },

@@ -7,11 +7,13 @@ import type { AppEnv, Deps } from './http/context';
 import { cachePolicy } from './http/cache';
 import { authorise, provide, requestLog } from './http/middleware';
 import { DomainError } from './errors';
-import { describeError, type Logger } from './http/log';
+import { describeError, type Logger } from './log';
 import { refuse } from './http/respond';
 import { spaRoutes } from './http/spa';
 import type { Route } from './http/route';
 import { BODY_TOO_LARGE, bodyLimitOfForm, takesFiles } from './http/validate';
+import { findRule } from './access';
+import { callerOfToken } from './auth/tokens';
 import { API_ROUTES } from './routes';
 import { fileRoutes } from './routes/files';
 import { SANDBOX_PREFIX } from './payments/provider';
@@ -141,7 +143,7 @@ export function createApp(deps: Deps) {
       ? strict(c, next)
       : withProvider(c, next),
   );
-  app.use('/api/*', authorise);
+  app.use('/api/*', authorise({ findRule, callerOf: callerOfToken }));
   app.route('/', apiRoutes());
   app.onError(answerError(deps.log));
   // Stored files: signed-in users only (server/routes/files.ts), never the SPA's fallback.

@@ -7,7 +7,7 @@ import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/cli
 import { startCheckpoints } from './db/durability';
 import { ensureReferenceData } from './db/reference';
 import { isEmpty, seedDemo, seedSignIns } from './db/seed';
-import { createLogger, type Logger } from './http/log';
+import { createLogger, type Logger } from './log';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';

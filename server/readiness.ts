@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from './db/client';
 import type { Jobs } from './jobs/handle';
-import type { Logger } from './http/log';
-import { describeError } from './http/log';
+import type { Logger } from './log';
+import { describeError } from './log';
 import type { Storage } from './storage/storage';
 
 /**

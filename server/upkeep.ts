@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { forgetOldBrowsers } from './auth/knownBrowsers';
 import { pruneHits } from './auth/throttle';
 import type { DatabaseHandle } from './db/client';
-import { describeError, type Logger } from './http/log';
+import { describeError, type Logger } from './log';
 import type { Storage } from './storage/storage';
 import { sweepStorage } from './storage/sweep';
 

@@ -1,6 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { isRole } from '../../contract/roles';
 import type { Database } from '../db/client';
 import { accessTokens, users } from '../db/schema';
+import type { Caller } from '../http/context';
 import { MAX_ID } from '../http/params';
 import { randomSecret, sameHash, sha256 } from './secrets';
 
@@ -80,6 +82,20 @@ export async function resolveToken(db: Database, bearer: string): Promise<TokenO
     impersonatorId: row.impersonatorId,
     role: row.role,
     trainingSchoolId: row.trainingSchoolId,
+  };
+}
+
+/** The caller a bearer token belongs to (the request's `caller`), or null for no token or one not live. */
+export async function callerOfToken(db: Database, bearer: string): Promise<Caller | null> {
+  if (!bearer) return null;
+  const owner = await resolveToken(db, bearer);
+  if (!owner || !isRole(owner.role)) return null;
+  return {
+    userId: owner.userId,
+    role: owner.role,
+    trainingSchoolId: owner.trainingSchoolId,
+    tokenId: owner.tokenId,
+    impersonatorId: owner.impersonatorId,
   };
 }
 

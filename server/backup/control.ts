@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
 import { randomSecret } from '../auth/secrets';
 import { syncFolder } from '../db/durability';
-import { describeError, type Logger } from '../http/log';
+import { describeError, type Logger } from '../log';
 import { archiveSnapshot, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnapshot } from './snapshot';
 
 /**

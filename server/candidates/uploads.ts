@@ -1,7 +1,7 @@
 import type { UploadField } from '../../contract/candidates';
 import type { Database } from '../db/client';
 import { files } from '../db/schema';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import { newKey, type Storage } from '../storage/storage';
 import type { Upload } from '../storage/uploads';
 

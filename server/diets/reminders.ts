@@ -3,7 +3,7 @@ import { REMINDER_HOURS, formatCountdown } from '../../contract/diets';
 import { formatDateTime } from '../../contract/format';
 import type { Database } from '../db/client';
 import { diets, registrationReminders, schoolNotices, trainingSchools, users } from '../db/schema';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 
 /**

@@ -5,12 +5,15 @@ import type { Mailer } from '../mail/mailer';
 import type { Storage, WithStorage } from '../storage/storage';
 import type { Actor } from '../audit';
 import type { Database } from '../db/client';
-import type { Jobs } from '../jobs/handle';
-import type { PaymentProvider } from '../payments/provider';
-import type { Logger } from './log';
+import type { Logger } from '../log';
 import type { Role } from '../../contract/roles';
 
-/** What every handler can reach: the portal's parts, and who is calling. */
+/**
+ * What every handler can reach: the portal's parts. The parts an area owns add themselves to this
+ * interface where they are defined (declaration merging), so that this layer imports no area and no area
+ * is imported back: `jobs`, the job queue (server/jobs/handle.ts), and `payments`, the payment provider
+ * (server/payments/provider.ts).
+ */
 export interface Deps {
   config: Config;
   database: DatabaseHandle;
@@ -23,10 +26,6 @@ export interface Deps {
    * their own, to decide a window to the second; the portal uses the real time.
    */
   clock?: () => Date;
-  /** The job queue (server/jobs/): a route that starts background work sends it here. */
-  jobs?: Jobs;
-  /** The payment provider: Paystack, or the portal's own sandbox (server/payments/provider.ts). */
-  payments: PaymentProvider;
 }
 
 export interface Caller {

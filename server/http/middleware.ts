@@ -3,11 +3,10 @@ import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import proxyaddr from 'proxy-addr';
 import { createMiddleware } from 'hono/factory';
-import { isRole } from '../../contract/roles';
-import { findRule } from '../access';
-import { resolveToken } from '../auth/tokens';
+import type { Database } from '../db/client';
 import type { AppContext, AppEnv, Caller, Deps } from './context';
 import { NOTHING_HERE, refuse, unauthenticated } from './respond';
+import type { Audience } from './route';
 
 /**
  * The client's address, as rate limits and the audit log take it: the socket's, or behind trusted
@@ -57,30 +56,26 @@ export function bearerToken(c: AppContext): string {
   return header.startsWith('Bearer ') ? header.slice(7).trim() : '';
 }
 
-/** The caller a token belongs to, or null for no token or one that is not live. */
-export async function resolveCaller(c: AppContext, token: string): Promise<Caller | null> {
-  if (!token) return null;
-  const { db } = c.get('deps').database;
-  const owner = await resolveToken(db, token);
-  if (!owner || !isRole(owner.role)) return null;
-  return {
-    userId: owner.userId,
-    role: owner.role,
-    trainingSchoolId: owner.trainingSchoolId,
-    tokenId: owner.tokenId,
-    impersonatorId: owner.impersonatorId,
-  };
+/**
+ * What the access check asks of the layers above it, handed in by the app (server/app.ts) so that this
+ * layer imports no area: the rule of a route (the access matrix, server/access.ts) and the caller a
+ * bearer token belongs to (server/auth/tokens.ts).
+ */
+export interface Gate {
+  findRule(method: string, path: string): { allow: Audience } | null;
+  callerOf(db: Database, bearer: string): Promise<Caller | null>;
 }
 
 /** Resolves the bearer token into the caller, then applies the access matrix: deny by default. */
-export const authorise = createMiddleware<AppEnv>(async (c, next) => {
-  const rule = findRule(c.req.method, c.req.path);
-  if (!rule) return refuse(c, 404, NOTHING_HERE);
+export const authorise = ({ findRule, callerOf }: Gate) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const rule = findRule(c.req.method, c.req.path);
+    if (!rule) return refuse(c, 404, NOTHING_HERE);
 
-  c.set('caller', await resolveCaller(c, bearerToken(c)));
-  if (rule.allow === 'public') return next();
-  const caller = c.get('caller');
-  if (!caller) return unauthenticated(c);
-  if (!rule.allow.includes(caller.role)) return refuse(c, 403, 'This is not available for your role.');
-  return next();
-});
+    c.set('caller', await callerOf(c.get('deps').database.db, bearerToken(c)));
+    if (rule.allow === 'public') return next();
+    const caller = c.get('caller');
+    if (!caller) return unauthenticated(c);
+    if (!rule.allow.includes(caller.role)) return refuse(c, 403, 'This is not available for your role.');
+    return next();
+  });

@@ -16,6 +16,15 @@ export const JOB_NAMES = [
 
 export type JobName = (typeof JOB_NAMES)[number];
 
+// The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
+// HTTP layer imports nothing of the jobs.
+declare module '../http/context' {
+  interface Deps {
+    /** The job queue (server/jobs/): a route that starts background work sends it here. */
+    jobs?: Jobs;
+  }
+}
+
 export interface Jobs {
   /**
    * Queues a job, answering its id, or null when none was queued. A `singletonKey` de-duplicates only on

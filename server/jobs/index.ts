@@ -2,7 +2,7 @@ import type { JobName } from './handle';
 import { sendRequestedReset, type ResetRequest } from '../auth/passwordReset';
 import type { DatabaseHandle } from '../db/client';
 import { sendRegistrationReminders } from '../diets/reminders';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import type { Mailer } from '../mail/mailer';
 import type { Storage } from '../storage/storage';
 import { deliverWebhook } from '../payments/sandbox';

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
-import { describeError } from '../http/log';
+import { describeError } from '../log';
 import { RunLater, type JobName, type Jobs } from './handle';
 import { JOBS, SHORT_JOB_SECONDS, type JobContext, type JobDefinition } from './index';
 

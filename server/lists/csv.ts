@@ -6,7 +6,7 @@ import type { ListDefinition } from '../../contract/lists';
 import { boardToday } from '../boardDate';
 import type { AppContext } from '../http/context';
 import { Invalid } from '../errors';
-import { describeError } from '../http/log';
+import { describeError } from '../log';
 import { hostileInput } from '../http/validate';
 import { unreadableCell } from '../../contract/input';
 import { batches, type ListSource } from '../http/paging';

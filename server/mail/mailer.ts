@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 
 /** Which mail it is: what a log line says of a mail sent through SMTP, in place of its words. */
 export type MailKind =

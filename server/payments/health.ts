@@ -8,7 +8,7 @@ import {
 import { audit, systemActor } from '../audit';
 import type { Database } from '../db/client';
 import { notifications, providerHealth } from '../db/schema';
-import { describeError, type Logger } from '../http/log';
+import { describeError, type Logger } from '../log';
 import type { ProviderOutcome } from './provider';
 
 /**

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentProviderInfo } from '../../contract/payments';
 import type { Config } from '../config';
 import { ProviderFailure, ProviderUnavailable } from '../errors';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 import {
   PAYMENT_MESSAGES as M,
   PROVIDER_FAILURE_MESSAGES,
@@ -40,6 +40,15 @@ export interface PaymentOrder {
   amountKobo: number;
   currency: string;
   metadata: Record<string, unknown>;
+}
+
+// The request's context (server/http/context.ts) holds the provider; declared here, so that the HTTP
+// layer imports nothing of the payments.
+declare module '../http/context' {
+  interface Deps {
+    /** The payment provider: Paystack, or the portal's own sandbox (server/payments/sandbox.ts). */
+    payments: PaymentProvider;
+  }
 }
 
 export interface PaymentProvider {

@@ -11,7 +11,7 @@ import { audit, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { paymentIssues, paymentItems, paymentReceiptSeq, payments } from '../db/schema';
 import { ProviderFailure } from '../errors';
-import { describeError, type Logger } from '../http/log';
+import { describeError, type Logger } from '../log';
 import type { PaymentProvider, ProviderTransaction } from './provider';
 
 /**

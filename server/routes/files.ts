@@ -5,8 +5,9 @@ import { TOKEN_COOKIE } from '../../contract/roles';
 import { FILES_PATH_PREFIX } from '../../contract/user';
 import { CANDIDATE_FILE_KIND } from '../candidates/uploads';
 import { candidates, files } from '../db/schema';
-import type { AppEnv, Caller } from '../http/context';
-import { bearerToken, resolveCaller } from '../http/middleware';
+import { callerOfToken } from '../auth/tokens';
+import { dbOf, type AppEnv, type Caller } from '../http/context';
+import { bearerToken } from '../http/middleware';
 import { NOTHING_HERE, refuse, unauthenticated } from '../http/respond';
 import { isValidKey } from '../storage/storage';
 import { IMAGE_TYPES } from '../storage/uploads';
@@ -43,7 +44,7 @@ function maySee(file: FileFacts, caller: Caller): boolean {
  * a 404, as if it did not exist.
  */
 export const fileRoutes = new Hono<AppEnv>().get('/*', async (c) => {
-  const caller = await resolveCaller(c, bearerToken(c) || (getCookie(c, TOKEN_COOKIE) ?? ''));
+  const caller = await callerOfToken(dbOf(c), bearerToken(c) || (getCookie(c, TOKEN_COOKIE) ?? ''));
   if (!caller) return unauthenticated(c);
 
   const key = c.req.path.slice(FILES_PATH_PREFIX.length);

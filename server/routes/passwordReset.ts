@@ -3,7 +3,7 @@ import { forgotPasswordValidator, resetPasswordValidator } from '../../contract/
 import { requestPasswordReset, resetPassword, sendRequestedReset } from '../auth/passwordReset';
 import { actorOf, dbOf } from '../http/context';
 import { afterAnswer } from '../http/afterAnswer';
-import { describeError } from '../http/log';
+import { describeError } from '../log';
 import { ok } from '../http/respond';
 import { post, PUBLIC, type Route } from '../http/route';
 import { json } from '../http/validate';

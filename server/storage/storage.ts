@@ -1,6 +1,6 @@
 import { randomSecret } from '../auth/secrets';
 import type { Database } from '../db/client';
-import type { Logger } from '../http/log';
+import type { Logger } from '../log';
 
 /**
  * Where uploaded files live. Local disk under DATA_DIR/uploads for now; an S3-compatible driver can

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../server/http/log';
+import type { Logger } from '../../server/log';
 import { createMailer } from '../../server/mail/mailer';
 import { startTestPortal, type TestPortal } from './portal';
 import { startSmtpServer, type ReceivedMail } from './smtp';

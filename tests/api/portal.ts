@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config';
 import { MIGRATIONS_DIR, openDatabase } from '../../server/db/client';
 import { JOBS } from '../../server/jobs';
 import { startJobs, type JobsOptions } from '../../server/jobs/queue';
-import type { Logger } from '../../server/http/log';
+import type { Logger } from '../../server/log';
 import { startPortal, type Portal, type StartOptions } from '../../server/portal';
 import { DEMO_PASSWORD } from '../../server/db/seed';
 

@@ -10,7 +10,7 @@ import { answerError, SERVER_FAILURE } from '../../server/app';
 import { users } from '../../server/db/schema';
 import { Invalid, NotFound, Refused, Unauthenticated } from '../../server/errors';
 import type { AppEnv } from '../../server/http/context';
-import { describeError, type Logger } from '../../server/http/log';
+import { describeError, type Logger } from '../../server/log';
 import { ADMIN, get, post, type Route } from '../../server/http/route';
 import { form, json, query } from '../../server/http/validate';
 import { API_ROUTES } from '../../server/routes';

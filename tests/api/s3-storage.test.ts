@@ -9,7 +9,7 @@ import { files } from '../../server/db/schema';
 import { createS3Storage, S3StorageError, type S3Storage } from '../../server/storage/s3';
 import { InvalidKeyError, newKey } from '../../server/storage/storage';
 import { SWEEP_GRACE_MINUTES, sweepStorage } from '../../server/storage/sweep';
-import { createLogger } from '../../server/http/log';
+import { createLogger } from '../../server/log';
 import { fetchRaw, JPEG, PNG, pngOfSize, profileForm } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 

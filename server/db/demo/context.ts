@@ -1,4 +1,4 @@
-import type { Logger } from '../../http/log';
+import type { Logger } from '../../log';
 import type { Storage } from '../../storage/storage';
 import type { Database } from '../client';
 import { random, seedOf, type Random } from './random';

@@ -1,6 +1,6 @@
 import { hashPassword } from '../../auth/secrets';
 import { removeFiles } from '../../candidates/uploads';
-import type { Logger } from '../../http/log';
+import type { Logger } from '../../log';
 import type { Storage } from '../../storage/storage';
 import type { Database } from '../client';
 import { DEMO_PASSWORD, seedAccounts } from './accounts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, users } from '../../../server/db/schema';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { SWEEP_GRACE_MINUTES, sweepStorage } from '../../../server/storage/sweep';
 import { runUpkeep } from '../../../server/upkeep';
 import { startTestPortal, type TestPortal } from '../portal';

@@ -6,7 +6,7 @@ import { ACCESS_MATRIX, findRule, type AccessRule } from '../../../server/access
 import { createApp } from '../../../server/app';
 import { issueToken } from '../../../server/auth/tokens';
 import { loadConfig } from '../../../server/config';
-import { createLogger } from '../../../server/http/log';
+import { createLogger } from '../../../server/log';
 import { users } from '../../../server/db/schema';
 import { startTestPortal, type TestPortal } from '../portal';
 
