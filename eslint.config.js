@@ -37,6 +37,44 @@ const noArea = {
 };
 const packages = (...names) => ({ group: names, message: `Not in this room: ${names.join(', ')}.` });
 
+/**
+ * server/scores/ in layers, each file importing only files of the layers under it: the sheet as stored,
+ * the blind rule and the papers' rules at the bottom; the markers' agreement on them; the sheets and the
+ * results on the agreement; marks on the sheets; marks from paper on top.
+ */
+const SCORE_LAYERS = [
+  ['roster', 'blind', 'papers'],
+  ['agreement'],
+  ['sheets', 'results'],
+  ['marks'],
+  ['import'],
+];
+const scoreLayers = SCORE_LAYERS.flatMap((layer, at) =>
+  layer.map((file) => {
+    const above = SCORE_LAYERS.slice(at)
+      .flat()
+      .filter((other) => other !== file);
+    return {
+      files: [`server/scores/${file}.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ours('src', 'machines'),
+              packages('react', 'react-dom'),
+              {
+                regex: `^\\./(${above.join('|')})$`,
+                message: `server/scores/ imports one way (eslint.config.js SCORE_LAYERS): ${file} may not import ${above.join(', ')}.`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
+);
+
 export default tseslint.config(
   { ignores: ['node_modules', 'dist', 'dist-*', 'data', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -94,4 +132,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...scoreLayers,
 );

@@ -34,6 +34,11 @@ import { rosterCount, rosterOf, selectRoster, type StoredSheet } from './roster'
  * (contract SHEET_STATES; machines/scoreSheet.machine.ts is the same life as the screen sees it). Every
  * change of state locks the sheet's row, so a mark saved meanwhile (which holds the row shared) is
  * either before it or refused after it; each is audited and bumps the sheet's version.
+ *
+ * The scores folder imports one way, in layers (eslint.config.js SCORE_LAYERS keeps it so): roster.ts
+ * (the sheet as stored), blind.ts and papers.ts at the bottom; agreement.ts (the markers' agreement) on
+ * them; this file and results.ts on the agreement; marks.ts on the sheets; import.ts (marks from paper)
+ * on top.
  */
 
 type SheetInput = Awaited<ReturnType<typeof sheetValidator.validate>>;
