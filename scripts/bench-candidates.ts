@@ -38,10 +38,10 @@ import { candidateListStatements, type ListScope } from '../server/candidates/li
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { ensureReferenceData } from '../server/db/reference';
 import { candidates, courseHeaders, trainingSchools, users } from '../server/db/schema';
-import { HEADER_WEIGHTS } from '../server/db/demo/candidates';
-import { FIRST_NAMES, LAST_NAMES } from '../server/db/demo/names';
-import { random, type Random } from '../server/db/demo/random';
-import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/db/seed';
+import { HEADER_WEIGHTS } from '../server/demo/candidates';
+import { FIRST_NAMES, LAST_NAMES } from '../server/demo/names';
+import { random, type Random } from '../server/demo/random';
+import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/demo';
 
 const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -62,7 +62,7 @@ const POSTGRES_SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------------------------------------------
-// Made-up but realistic data: the demo's West African names (server/db/demo/names.ts), schools across
+// Made-up but realistic data: the demo's West African names (server/demo/names.ts), schools across
 // the states, skewed sizes (a few big schools, many small), more candidates in recent years.
 
 const PLACES =

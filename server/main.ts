@@ -5,8 +5,8 @@
  */
 import { loadConfig, type Config } from './config';
 import { describeStartError, wantsDebug } from './startErrors';
-import { DEMO_MARKERS } from './db/demo/scores';
-import { DEMO_PASSWORD, DEMO_SIGN_INS } from './db/seed';
+import { DEMO_MARKERS } from './demo/scores';
+import { DEMO_PASSWORD, DEMO_SIGN_INS } from './demo';
 import { SANDBOX_NOTICE } from '../contract/payments';
 import { startPortal } from './portal';
 
@@ -45,7 +45,7 @@ async function main() {
   if (portal.database.driver === 'pglite' || config.seedDemo) {
     lines.push(`  Demo sign-ins (password: ${DEMO_PASSWORD}):`);
     for (const demo of DEMO_SIGN_INS) lines.push(`    ${demo.email.padEnd(22)} ${demo.label}`);
-    // The living demo's markers (server/db/demo/scores.ts): board admins who mark.
+    // The living demo's markers (server/demo/scores.ts): board admins who mark.
     DEMO_MARKERS.forEach((marker, i) =>
       lines.push(
         `    ${marker.email.padEnd(22)} board admin, ${['score marker one', 'score marker two', 'third marker'][i]}`,

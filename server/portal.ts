@@ -6,7 +6,7 @@ import type { Config } from './config';
 import { openDatabase, type DatabaseHandle, type DatabaseTarget } from './db/client';
 import { startCheckpoints } from './db/durability';
 import { ensureReferenceData } from './db/reference';
-import { isEmpty, seedDemo, seedSignIns } from './db/seed';
+import { isEmpty, seedDemo, seedSignIns } from './demo';
 import { createLogger, type Logger } from './log';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createLocalStorage } from './storage/local';

@@ -5,7 +5,7 @@ import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { sha256 } from '../../server/auth/secrets';
 import { LOGIN_LIMITS } from '../../server/routes/auth';
 import { accessTokens, auditLog, signInChallenges, throttleHits, users } from '../../server/db/schema';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { startCheckpoints } from '../../server/db/durability';
 import { auditLog, files } from '../../server/db/schema';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 import { ArchiveError, packArchive, readArchive, type ArchiveEntry } from '../../server/backup/archive';
 import { PNG, profileForm } from './fixtures';
 

@@ -25,8 +25,8 @@ import {
   type UnpaidCandidate,
 } from '../../contract/payments';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
-import { DEMO_COURSE_HEADERS } from '../../server/db/demo/courseHeaders';
-import { DEMO_SCHOOLS } from '../../server/db/demo/accounts';
+import { DEMO_COURSE_HEADERS } from '../../server/demo/courseHeaders';
+import { DEMO_SCHOOLS } from '../../server/demo/accounts';
 import { ensureReferenceData } from '../../server/db/reference';
 import {
   candidates,
@@ -36,7 +36,7 @@ import {
   registrations,
   resits,
 } from '../../server/db/schema';
-import { seedDemo } from '../../server/db/seed';
+import { seedDemo } from '../../server/demo';
 import { sanctionCovers } from '../../server/sanctions';
 import { createLocalStorage } from '../../server/storage/local';
 import { issueToken } from '../../server/auth/tokens';

@@ -16,7 +16,7 @@ import {
   trainingSchools,
   users,
 } from '../../server/db/schema';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 import { SANDBOX_PREFIX } from '../../server/payments/provider';
 import type { TestPortal } from './portal';
 import { VALID_CANDIDATE } from '../fixtures/candidate';

@@ -7,8 +7,8 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/secrets';
 import { MIGRATIONS_DIR, openDatabase, type DatabaseHandle } from '../../server/db/client';
-import { seedAccounts } from '../../server/db/demo/accounts';
-import { seedCourseHeaders } from '../../server/db/demo/courseHeaders';
+import { seedAccounts } from '../../server/demo/accounts';
+import { seedCourseHeaders } from '../../server/demo/courseHeaders';
 import { createPostgresDatabase } from './portal';
 
 /**

@@ -9,7 +9,7 @@ import { PASSWORD_MESSAGES } from '../../contract/profile';
 import { FORGOT_PASSWORD_PATH, RESET_MESSAGES, RESET_PASSWORD_PATH } from '../../contract/schools';
 import { issueToken } from '../../server/auth/tokens';
 import { accessTokens, auditLog, signInChallenges, throttleHits, users } from '../../server/db/schema';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 import { addUser, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 

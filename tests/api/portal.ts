@@ -9,7 +9,7 @@ import { JOBS } from '../../server/jobs';
 import { startJobs, type JobsOptions } from '../../server/jobs/queue';
 import type { Logger } from '../../server/log';
 import { startPortal, type Portal, type StartOptions } from '../../server/portal';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 
 /**
  * A whole portal for one test file: its own database (an in-memory PGlite, or a fresh database on the

@@ -14,7 +14,7 @@ import { describeError, type Logger } from '../../server/log';
 import { ADMIN, get, post, type Route } from '../../server/http/route';
 import { form, json, query } from '../../server/http/validate';
 import { API_ROUTES } from '../../server/routes';
-import { DEMO_PASSWORD } from '../../server/db/seed';
+import { DEMO_PASSWORD } from '../../server/demo';
 import { demoSignIns, profileForm } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 

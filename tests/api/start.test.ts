@@ -22,8 +22,8 @@ import {
   trainingSchools,
   users,
 } from '../../server/db/schema';
-import { DEMO_MARKERS } from '../../server/db/demo/scores';
-import { DEMO_SIGN_INS } from '../../server/db/seed';
+import { DEMO_MARKERS } from '../../server/demo/scores';
+import { DEMO_SIGN_INS } from '../../server/demo';
 import { startPortal } from '../../server/portal';
 import { startTestPortal, type TestPortal } from './portal';
 

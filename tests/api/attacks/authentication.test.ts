@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../../contract/envelope';
 import { issueToken } from '../../../server/auth/tokens';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { userIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 

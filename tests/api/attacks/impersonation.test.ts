@@ -4,7 +4,7 @@ import { IMPERSONATION_MESSAGES } from '../../../contract/impersonation';
 import { PASSWORD_MESSAGES, PROFILE_MESSAGES } from '../../../contract/profile';
 import { issueToken } from '../../../server/auth/tokens';
 import { auditLog, users } from '../../../server/db/schema';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { userIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 

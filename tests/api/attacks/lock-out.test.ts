@@ -3,7 +3,7 @@ import { AUTH_MESSAGES } from '../../../contract/auth';
 import { KNOWN_BROWSER_COOKIE } from '../../../server/auth/knownBrowsers';
 import { LOGIN_LIMITS } from '../../../server/auth/service';
 import { throttleHits } from '../../../server/db/schema';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { startTestPortal, type TestPortal } from '../portal';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '../../../server/auth/service';
 import { issueToken } from '../../../server/auth/tokens';
 import { signInChallenges, throttleHits } from '../../../server/db/schema';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { WRONG_PASSWORD_LIMIT } from '../../../server/profile/service';
 import { userIdOf } from '../fixtures';
 import { startTestPortal, type ApiResponse, type TestPortal } from '../portal';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_PATH } from '../../../contract/schools';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { auditLog } from '../../../server/db/schema';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { startTestPortal, type TestPortal } from '../portal';
 
 /**

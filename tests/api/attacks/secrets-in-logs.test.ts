@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../../contract/schools';
-import { DEMO_PASSWORD } from '../../../server/db/seed';
+import { DEMO_PASSWORD } from '../../../server/demo';
 import { createPostgresDatabase } from '../portal';
 import { startSmtpServer } from '../smtp';
 

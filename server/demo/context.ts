@@ -1,6 +1,6 @@
-import type { Logger } from '../../log';
-import type { Storage } from '../../storage/storage';
-import type { Database } from '../client';
+import type { Logger } from '../log';
+import type { Storage } from '../storage/storage';
+import type { Database } from '../db/client';
 import { random, seedOf, type Random } from './random';
 
 /** What every area of the demo seed is given: the transaction, the storage and the seed's clock. */

@@ -1,5 +1,5 @@
-import { CANDIDATES_REGISTERED_KIND } from '../../../contract/candidates';
-import { notifications } from '../schema';
+import { CANDIDATES_REGISTERED_KIND } from '../../contract/candidates';
+import { notifications } from '../db/schema';
 import type { DemoAccounts, DemoSchoolCode } from './accounts';
 import { areaRandom, daysBefore, type DemoSeed } from './context';
 

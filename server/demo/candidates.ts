@@ -7,11 +7,11 @@ import {
   requiredUploadOf,
   type RegStatus,
   type UploadField,
-} from '../../../contract/candidates';
-import { boardYear } from '../../boardDate';
-import { putUploads, uploadRows, type PutUpload } from '../../candidates/uploads';
-import type { Upload } from '../../storage/uploads';
-import { candidates, files, registrations } from '../schema';
+} from '../../contract/candidates';
+import { boardYear } from '../boardDate';
+import { putUploads, uploadRows, type PutUpload } from '../candidates/uploads';
+import type { Upload } from '../storage/uploads';
+import { candidates, files, registrations } from '../db/schema';
 import type { DemoAccounts, DemoSchoolCode } from './accounts';
 import { areaRandom, daysAfter, daysBefore, type DemoSeed } from './context';
 import type { DemoCourseHeader } from './courseHeaders';

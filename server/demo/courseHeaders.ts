@@ -1,5 +1,5 @@
-import type { Database } from '../client';
-import { courseHeaders } from '../schema';
+import type { Database } from '../db/client';
+import { courseHeaders } from '../db/schema';
 
 export const DEMO_COURSE_HEADERS = [
   { code: 'A1', title: 'Community Health Extension Worker (CHEW)' },

@@ -6,8 +6,8 @@ import {
   paymentReceiptSeq,
   payments,
   sandboxTransactions,
-} from '../schema';
-import { localCardFee } from '../../payments/paystackRules';
+} from '../db/schema';
+import { localCardFee } from '../payments/paystackRules';
 import type { DemoAccounts } from './accounts';
 import type { DemoCandidate } from './candidates';
 import { daysBefore, type DemoSeed } from './context';

@@ -1,5 +1,5 @@
-import { users, trainingSchools } from '../schema';
-import type { Database } from '../client';
+import { users, trainingSchools } from '../db/schema';
+import type { Database } from '../db/client';
 
 /** The demo's schools and its three sign-ins: what every test builds its own rows on. */
 export const DEMO_PASSWORD = 'demo-password';

@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
-import { UPLOAD_LABELS, type UploadField } from '../../../contract/candidates';
-import { uploadRule } from '../../candidates/form';
-import { checkUpload, type Upload } from '../../storage/uploads';
+import { UPLOAD_LABELS, type UploadField } from '../../contract/candidates';
+import { uploadRule } from '../candidates/form';
+import { checkUpload, type Upload } from '../storage/uploads';
 
 /**
  * The demo's photos and certificates, made at seed time rather than committed: a handful of small PNG

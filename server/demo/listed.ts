@@ -1,5 +1,5 @@
-import { RESIT_PAPERS } from '../../../contract/resits';
-import { examOffences, resits } from '../schema';
+import { RESIT_PAPERS } from '../../contract/resits';
+import { examOffences, resits } from '../db/schema';
 import type { DemoAccounts } from './accounts';
 import type { DemoCandidate } from './candidates';
 import { areaRandom, daysAfter, daysBefore, isoDay, type DemoSeed } from './context';

@@ -1,8 +1,10 @@
-import { hashPassword } from '../../auth/secrets';
-import { removeFiles } from '../../candidates/uploads';
-import type { Logger } from '../../log';
-import type { Storage } from '../../storage/storage';
-import type { Database } from '../client';
+import { count } from 'drizzle-orm';
+import { hashPassword } from '../auth/secrets';
+import { removeFiles } from '../candidates/uploads';
+import type { Logger } from '../log';
+import type { Storage } from '../storage/storage';
+import type { Database } from '../db/client';
+import { users } from '../db/schema';
 import { DEMO_PASSWORD, seedAccounts } from './accounts';
 import { seedCandidates } from './candidates';
 import type { DemoSeed } from './context';
@@ -13,13 +15,22 @@ import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
 import { seedScores } from './scores';
 
+export { DEMO_PASSWORD, DEMO_SIGN_INS } from './accounts';
+
 /**
- * The demo, one file per area in this folder. The sign-ins alone (schools, course headers, the three
+ * The demo, what an empty database is filled with: one file per area in this folder, apart from the
+ * database itself (server/db/ keeps the schema, its migrations and the client). The sign-ins alone (schools, course headers, the three
  * accounts, the exam diets) are what the test suites build their own rows on; the living demo adds what a board looks
  * like mid-year: candidates with their photos and certificates, the offenders and resit lists, and the
  * schools' notifications. A later area (fees and payments, scores, broadcasts) adds its own file and one
  * call in seedDemo, after the areas whose rows it uses.
  */
+
+/** Whether the database has no users yet: the portal fills it with the demo then. */
+export async function isEmpty(db: Database): Promise<boolean> {
+  const [{ total }] = await db.select({ total: count() }).from(users);
+  return total === 0;
+}
 
 /** The schools, course headers and three sign-ins, in one transaction. */
 export async function seedSignIns(db: Database): Promise<void> {

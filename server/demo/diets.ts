@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { parseBoardMoment } from '../../../contract/diets';
-import { formatDateTime } from '../../../contract/format';
-import type { Database } from '../client';
-import { dietExtensions, diets, schoolNotices, trainingSchools } from '../schema';
+import { parseBoardMoment } from '../../contract/diets';
+import { formatDateTime } from '../../contract/format';
+import type { Database } from '../db/client';
+import { dietExtensions, diets, schoolNotices, trainingSchools } from '../db/schema';
 import { daysAfter, daysBefore, isoDay } from './context';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { QUESTIONS } from '../../../contract/scores';
-import { computeResults, snapshotPublished } from '../../scores/results';
+import { QUESTIONS } from '../../contract/scores';
+import { computeResults, snapshotPublished } from '../scores/results';
 import {
   candidates,
   courseHeaders,
@@ -12,7 +12,7 @@ import {
   scoreSheets,
   scriptMarks,
   users,
-} from '../schema';
+} from '../db/schema';
 import type { DemoAccounts } from './accounts';
 import { daysAfter, daysBefore, type DemoSeed } from './context';
 import type { DemoDiets } from './diets';
