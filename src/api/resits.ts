@@ -4,9 +4,9 @@ import type { Role } from '../../contract/roles';
 import { REPEATED_VALUE_SEPARATOR } from '../ui/formValues';
 import { addToList } from './listedRows';
 
-/** The add-a-resit dialog's submit: the ticked papers arrive one a line. `then` reloads the list. */
-export const addResit = (role: Role, then: () => void) =>
-  addToList(RESIT_PATHS[role], resitValidator, then, (values) => {
+/** The add-a-resit dialog's save: the ticked papers arrive one a line. */
+export const addResit = (role: Role) =>
+  addToList(RESIT_PATHS[role], resitValidator, (values) => {
     const papers = typeof values.papers === 'string' ? values.papers.split(REPEATED_VALUE_SEPARATOR) : [];
     return { ...values, papers: papers.filter(Boolean) };
   });

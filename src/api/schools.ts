@@ -49,36 +49,29 @@ const text = (values: FormValues, name: string) => {
 
 const SCHOOL_FIELDS = ['code', 'name', 'state', 'country', 'address', 'contact_email', 'contact_phone'];
 
-/**
- * The school dialog's submit: a new school, or the school named by the form's hidden `id`. `then` runs
- * after a success (the list fetches its page again).
- */
-export const submitSchool = (then: () => void) =>
-  fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
-    const body = Object.fromEntries(SCHOOL_FIELDS.map((name) => [name, text(input, name)]));
-    await checkInBrowser(schoolValidator, body);
-    const id = Number(text(input, 'id'));
-    const response = await call(id ? SCHOOL_PATHS.one(id) : SCHOOL_PATHS.list, { method: 'POST', body });
-    then();
-    return { message: messageOf(response) };
-  });
+/** The school dialog's save: a new school, or the school named by the form's hidden `id`. */
+export async function saveSchool(input: FormValues): Promise<{ message?: string }> {
+  const body = Object.fromEntries(SCHOOL_FIELDS.map((name) => [name, text(input, name)]));
+  await checkInBrowser(schoolValidator, body);
+  const id = Number(text(input, 'id'));
+  const response = await call(id ? SCHOOL_PATHS.one(id) : SCHOOL_PATHS.list, { method: 'POST', body });
+  return { message: messageOf(response) };
+}
 
-/** The new-admin dialog's submit, for the school in the form's hidden `school_id`. */
-export const submitSchoolAdmin = (then: () => void) =>
-  fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
-    const body = {
-      name: text(input, 'name'),
-      email: text(input, 'email'),
-      phone_number: text(input, 'phone_number'),
-    };
-    await checkInBrowser(schoolAdminValidator, body);
-    const response = await call(SCHOOL_PATHS.admins(Number(text(input, 'school_id'))), {
-      method: 'POST',
-      body,
-    });
-    then();
-    return { message: messageOf(response) };
+/** The new-admin dialog's save, for the school in the form's hidden `school_id`. */
+export async function saveSchoolAdmin(input: FormValues): Promise<{ message?: string }> {
+  const body = {
+    name: text(input, 'name'),
+    email: text(input, 'email'),
+    phone_number: text(input, 'phone_number'),
+  };
+  await checkInBrowser(schoolAdminValidator, body);
+  const response = await call(SCHOOL_PATHS.admins(Number(text(input, 'school_id'))), {
+    method: 'POST',
+    body,
   });
+  return { message: messageOf(response) };
+}
 
 /** The reset dialog's submit: mails the admin in the form's hidden `user_id` a new code. */
 export const sendResetCode = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {

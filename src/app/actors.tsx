@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { SnapshotFrom } from 'xstate';
+import type { Role } from '../../contract/roles';
 import type { sessionMachine } from '../../machines/session.machine';
 import type { AppActors } from './appActors';
 
@@ -23,6 +24,11 @@ type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 export function useSession<T>(selector: (snapshot: SessionSnapshot) => T): T {
   return useSelector(useActors().session, selector);
+}
+
+/** The signed-in user's role, or null before sign-in: the one way a view asks for it. */
+export function useRole(): Role | null {
+  return useSession((s) => s.context.user?.user_role ?? null);
 }
 
 type ActorName = Exclude<keyof AppActors, 'stopAll'>;

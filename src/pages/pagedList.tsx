@@ -1,7 +1,8 @@
 import { useActorRef } from '@xstate/react';
 import { useState } from 'react';
-import type { AnyActorLogic, PromiseActorLogic } from 'xstate';
+import { fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
 import { filterNames, listParams, viewFromParams, type ListDefinition } from '../../contract/lists';
+import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
 import {
   createListMachine,
   type ListAction,
@@ -79,4 +80,29 @@ export function useList<Row extends ListRow>(definition: ListDefinition<Row>, op
   });
   useNotify(list);
   return list as unknown as ListRef;
+}
+
+/** What a list's dialog does with the form's values: the server's save, answering its sentence. */
+export type SaveForm = (values: FormValues) => Promise<{ message?: string }>;
+
+/**
+ * A dialog that saves into a list: the form dialog machine, whose submit runs `save` and then sends the
+ * list `list.refresh`, so the rows show what the server now holds. The one way a page refreshes its
+ * list after a dialog saves; its success becomes a toast with `successMessage` (or the server's words).
+ */
+export function useListDialog(list: ListRef, save: SaveForm, successMessage: string) {
+  const dialog = useActorRef(
+    formDialogMachine.provide({
+      actors: {
+        submit: fromPromise(async ({ input }: { input: FormValues }) => {
+          const saved = await save(input);
+          list.send({ type: 'list.refresh' });
+          return saved;
+        }),
+      },
+    }),
+    { input: { successMessage } },
+  );
+  useNotify(dialog);
+  return dialog;
 }

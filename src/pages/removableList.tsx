@@ -1,18 +1,15 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
-import type { PromiseActorLogic } from 'xstate';
 import { formatPersonName } from '../../contract/format';
 import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
 import { confirmDialogMachine } from '../../machines/confirmDialog.machine';
 import type { ListDefinition } from '../../contract/lists';
-import { formDialogMachine, type FormValues } from '../../machines/formDialog.machine';
 import { removeFromList } from '../api/listedRows';
-import { useNotify } from '../app/notify';
 import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ListTable, ListView, SearchForm } from '../ui/ListView';
 import { PageFormDialog } from '../ui/PageFormDialog';
-import { useList } from './pagedList';
+import { useList, useListDialog, type SaveForm } from './pagedList';
 
 /**
  * What the exam offenders and resit candidates pages share: a searched, paged list (the list machine)
@@ -22,13 +19,13 @@ import { useList } from './pagedList';
 
 export const candidateName = (c: ListedCandidate) => formatPersonName(c);
 
-/** The add dialog, opened by a button of the same label. `submit` is told what to do once the row is added. */
+/** The add dialog, opened by a button of the same label; `save` adds the row, and the list then reloads. */
 export interface AddDialog {
   label: string;
   submitLabel: string;
   busyLabel: string;
   successMessage: string;
-  submit: (then: () => void) => PromiseActorLogic<{ message?: string }, FormValues>;
+  save: SaveForm;
 }
 
 /** A column after the index number and the name. */
@@ -72,11 +69,7 @@ export function RemovableListPage<Row extends ListedRow>({
     canAct: s.matches('loaded'),
     search: s.context.query.filters.search ?? '',
   }));
-  const form = useActorRef(
-    formDialogMachine.provide({ actors: { submit: add.submit(() => list.send({ type: 'list.refresh' })) } }),
-    { input: { successMessage: add.successMessage } },
-  );
-  useNotify(form);
+  const form = useListDialog(list, add.save, add.successMessage);
   // The removal's question, and the row it is about, live in the confirm dialog's machine.
   const removal = useActorRef(confirmDialogMachine);
   const asking = useSelector(removal, (s) => s.hasTag('open'));

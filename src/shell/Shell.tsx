@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
 import { HOME_PATH } from '../../contract/navigation';
-import { useSession } from '../app/actors';
+import { useRole } from '../app/actors';
 import { NotFound } from '../pages/NotFound';
 import { ImpersonationDialog, LogoutDialog, MessageBoardDialog } from './dialogs';
 import { ImpersonationBanner } from './ImpersonationBanner';
@@ -17,7 +17,7 @@ import { Sidebar } from './Sidebar';
 /** The page shell: sidebar, header and the page for the current path, checked against the role. */
 export default function Shell() {
   const [location] = useLocation();
-  const role = useSession((s) => s.context.user?.user_role ?? null);
+  const role = useRole();
   const [menuOpen, setMenuOpen] = useState(false);
   if (!role) return null;
   if (location === '/') return <Redirect to={HOME_PATH} replace />;

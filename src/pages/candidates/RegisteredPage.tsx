@@ -6,7 +6,7 @@ import { REGISTERED_LISTS } from '../../../contract/lists';
 import type { Role } from '../../../contract/roles';
 import { bulkRegistrationMachine } from '../../../machines/bulkRegistration.machine';
 import { registerInBulk, updateRegStatus } from '../../api/candidateRows';
-import { useSession } from '../../app/actors';
+import { useRole } from '../../app/actors';
 import { useNotify } from '../../app/notify';
 import { LoadBoundary } from '../../app/resource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -131,7 +131,7 @@ function BulkActions({ bulk, list, role }: { bulk: BulkRef; list: ListRef; role:
 }
 
 export function RegisteredPage() {
-  const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
+  const role = useRole() ?? 'school_admin';
   prefetchDietChoices(role);
   const list = useCandidateList(REGISTERED_LISTS[role], {
     field: 'reg_status',

@@ -1,4 +1,4 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { courseHeaderRules } from '../../../contract/candidates';
 import {
@@ -10,15 +10,13 @@ import {
 } from '../../../contract/courses';
 import type { Page } from '../../../contract/pagination';
 import { COURSE_HEADERS_LIST } from '../../../contract/lists';
-import { formDialogMachine, type FormValues } from '../../../machines/formDialog.machine';
 import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { saveCourseHeader, saveCourseStatus } from '../../api/courses';
-import { useNotify } from '../../app/notify';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
-import { useList } from '../pagedList';
+import { useList, useListDialog } from '../pagedList';
 import { CourseTabs } from './CourseTabs';
 
 /** The candidate form's choices carry each course header's statuses: after a change they are stale. */
@@ -56,20 +54,7 @@ export default function CoursesPage() {
       COURSE_STATUS_FIELDS.map((field) => [field, { field, confirmValues: ['closed'] }]),
     ),
   });
-  const dialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }: { input: FormValues }) => {
-          const saved = await saveCourseHeader(input);
-          // The row is shown as the server now holds it.
-          list.send({ type: 'list.refresh' });
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Course header saved.' } },
-  );
-  useNotify(dialog);
+  const dialog = useListDialog(list, saveCourseHeader, 'Course header saved.');
   // The dialog's machine keeps the row being edited (null: a new course header).
   const open = (row: CourseHeaderRow | null) => dialog.send({ type: 'form.open', subject: row });
 

@@ -6,10 +6,8 @@ import { formatPaperDates, toBoardMoment, type DietRow } from '../../../contract
 import { DIETS_LIST } from '../../../contract/lists';
 import type { Page } from '../../../contract/pagination';
 import { confirmDialogMachine } from '../../../machines/confirmDialog.machine';
-import { formDialogMachine, type FormValues } from '../../../machines/formDialog.machine';
 import type { ListAction } from '../../../machines/list.machine';
 import { dietStep, grantExtension, loadExtensions, saveDiet, withdrawExtension } from '../../api/diets';
-import { useNotify } from '../../app/notify';
 import { useFormOptions } from '../../app/formOptions';
 import { useResource } from '../../app/resource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -17,7 +15,7 @@ import { Button, DateField, SelectField, TextAreaField, TextField } from '../../
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import type { ListRef } from '../../ui/StatusToggle';
-import { useList } from '../pagedList';
+import { useList, useListDialog } from '../pagedList';
 import { CourseTabs } from '../courses/CourseTabs';
 
 /**
@@ -50,33 +48,8 @@ const QUESTION: Record<Step, (row: DietRow) => { title: string; text: string; ac
 
 export default function DietsPage() {
   const list = useList(DIETS_LIST, { act: dietAction });
-  const refresh = () => list.send({ type: 'list.refresh' });
-  const edit = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }: { input: FormValues }) => {
-          const saved = await saveDiet(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Diet saved.' } },
-  );
-  useNotify(edit);
-  const extensions = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }: { input: FormValues }) => {
-          const saved = await grantExtension(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'The extension is granted.' } },
-  );
-  useNotify(extensions);
+  const edit = useListDialog(list, saveDiet, 'Diet saved.');
+  const extensions = useListDialog(list, grantExtension, 'The extension is granted.');
   const confirm = useActorRef(confirmDialogMachine);
   const asking = useSelector(confirm, (s) => s.hasTag('open'));
   const pending = useSelector(confirm, (s) => s.context.subject as { row: DietRow; step: Step } | null);

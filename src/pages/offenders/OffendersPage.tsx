@@ -51,7 +51,7 @@ export default function OffendersPage() {
         submitLabel: 'Record',
         busyLabel: 'Recording…',
         successMessage: OFFENDER_MESSAGES.recorded,
-        submit: recordOffence,
+        save: recordOffence,
       }}
       fields={(fieldError) => (
         <>

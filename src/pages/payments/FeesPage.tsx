@@ -12,10 +12,8 @@ import {
   type FeeRow,
 } from '../../../contract/payments';
 import { confirmDialogMachine } from '../../../machines/confirmDialog.machine';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
 import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import { feeActions, saveFee, saveFeeStatus } from '../../api/payments';
-import { useNotify } from '../../app/notify';
 import { useFormOptions } from '../../app/formOptions';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -23,7 +21,7 @@ import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import { RowStatusToggle, type ListRef } from '../../ui/StatusToggle';
 import { DietField } from '../diets/DietField';
-import { useList } from '../pagedList';
+import { useList, useListDialog } from '../pagedList';
 import { money, PaymentTabs } from './paymentsShared';
 
 /** Payments, the board's tab: its fees (add, edit, status, delete). */
@@ -40,19 +38,7 @@ export function FeesPage() {
     }),
     rowInput: { field: 'status', confirmValues: ['inactive'] },
   });
-  const dialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await saveFee(input);
-          list.send({ type: 'list.refresh' });
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Fee saved.' } },
-  );
-  useNotify(dialog);
+  const dialog = useListDialog(list, saveFee, 'Fee saved.');
   const removal = useActorRef(confirmDialogMachine);
   const asking = useSelector(removal, (s) => s.hasTag('open'));
   const doomed = useSelector(removal, (s) => s.context.subject as FeeRow | null);

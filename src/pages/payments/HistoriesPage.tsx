@@ -12,7 +12,8 @@ import { verifyAction } from '../../api/payments';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { useList } from '../pagedList';
-import { money, useRole, PaymentTabs } from './paymentsShared';
+import { useRole } from '../../app/actors';
+import { money, PaymentTabs } from './paymentsShared';
 
 /** Payment histories (both roles). */
 export function HistoriesPage() {

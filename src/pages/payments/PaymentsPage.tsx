@@ -7,7 +7,7 @@
 
 import { FeesPage } from './FeesPage';
 import { PayPage } from './PayPage';
-import { useRole } from './paymentsShared';
+import { useRole } from '../../app/actors';
 
 export { HistoriesPage } from './HistoriesPage';
 export { ReconciliationPage } from './ReconciliationPage';

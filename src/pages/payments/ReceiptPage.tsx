@@ -5,7 +5,8 @@ import { PAYMENT_STATUS_LABELS, feesLabel, formatNaira } from '../../../contract
 import { loadPayment } from '../../api/payments';
 import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
-import { useRole, PaymentTabs } from './paymentsShared';
+import { useRole } from '../../app/actors';
+import { PaymentTabs } from './paymentsShared';
 
 /** A receipt (printable). */
 export function ReceiptPage() {

@@ -1,34 +1,19 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useSelector } from '@xstate/react';
 import { formatDateTime } from '../../../contract/format';
 import { PAYMENT_ISSUES_LIST } from '../../../contract/lists';
 import { PAYMENT_ISSUE_KINDS, PAYMENT_ISSUE_LABELS, type PaymentIssueRow } from '../../../contract/payments';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
 import { resolveIssue } from '../../api/payments';
-import { useNotify } from '../../app/notify';
 import { Button, SelectField, TextAreaField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject } from '../../ui/PageFormDialog';
-import { useList } from '../pagedList';
+import { useList, useListDialog } from '../pagedList';
 import { PaymentTabs } from './paymentsShared';
 
 /** The reconciliation queue (admin). */
 export function ReconciliationPage() {
   const list = useList(PAYMENT_ISSUES_LIST);
   const filters = useSelector(list, (s) => s.context.query.filters);
-  const dialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await resolveIssue(input);
-          list.send({ type: 'list.refresh' });
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Marked as resolved.' } },
-  );
-  useNotify(dialog);
+  const dialog = useListDialog(list, resolveIssue, 'Marked as resolved.');
   const issue = useDialogSubject<PaymentIssueRow>(dialog);
   return (
     <section>

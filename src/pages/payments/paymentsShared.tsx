@@ -1,12 +1,9 @@
 import { formatNaira } from '../../../contract/payments';
-import type { Role } from '../../../contract/roles';
-import { useSession } from '../../app/actors';
+import { useRole } from '../../app/actors';
 import { PageTabs } from '../../ui/PageTabs';
 import { ProviderHealthBanner } from './ProviderHealthBanner';
 
-/** What the payments tabs share: the caller's role, the tabs, money as shown. */
-
-export const useRole = () => useSession((s) => s.context.user?.user_role ?? null) as Role | null;
+/** What the payments tabs share: the tabs, money as shown. */
 
 export function PaymentTabs({ current }: { current: 'home' | 'histories' | 'reconciliation' }) {
   const role = useRole();

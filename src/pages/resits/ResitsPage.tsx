@@ -2,7 +2,7 @@ import { RESIT_MESSAGES, RESIT_PAPERS, RESIT_PATHS, type ResitRow } from '../../
 import { RESITS_LISTS } from '../../../contract/lists';
 import type { Role } from '../../../contract/roles';
 import { addResit } from '../../api/resits';
-import { useSession } from '../../app/actors';
+import { useRole } from '../../app/actors';
 import { DietField, prefetchDietChoices } from '../diets/DietField';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
@@ -41,7 +41,7 @@ const columnsFor = (role: Role): Column<ResitRow>[] => [
 ];
 
 export default function ResitsPage() {
-  const role = useSession((s) => s.context.user?.user_role ?? 'school_admin');
+  const role = useRole() ?? 'school_admin';
   // Asked for with the page, so the add dialog's diet field is there when it opens.
   prefetchDietChoices(role);
   return <ResitList key={role} role={role} />;
@@ -58,7 +58,7 @@ function ResitList({ role }: { role: Role }) {
         submitLabel: 'Add',
         busyLabel: 'Adding…',
         successMessage: RESIT_MESSAGES.added,
-        submit: (then) => addResit(role, then),
+        save: addResit(role),
       }}
       fields={(fieldError) => (
         <>

@@ -1,6 +1,5 @@
 import { Suspense, type ComponentProps } from 'react';
 import { SCHOOL_LIMITS, type SchoolAdminSummary, type SchoolRow } from '../../../contract/schools';
-import { useNotify } from '../../app/notify';
 import { useNationalities } from '../../app/formOptions';
 import { SelectField, TextAreaField, TextField } from '../../ui/controls';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
@@ -8,7 +7,7 @@ import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/P
 /**
  * The page's dialogs over the shared PageFormDialog, each about one school or admin (or a new school),
  * the subject its machine was opened with: its id goes in the hidden field `idName`, and the inputs start again from its values (a new key for
- * each). Each dialog's toasts are heard here.
+ * each).
  */
 function SchoolPageDialog({
   actor,
@@ -17,7 +16,6 @@ function SchoolPageDialog({
   children,
   ...props
 }: Omit<ComponentProps<typeof PageFormDialog>, 'closeLabel'> & { idName: string; id?: number }) {
-  useNotify(actor);
   return (
     <PageFormDialog actor={actor} closeLabel="Cancel" {...props}>
       {(fieldError) => (

@@ -12,16 +12,17 @@ import { formDialogMachine } from '../../../machines/formDialog.machine';
 import { statusToggleMachine } from '../../../machines/statusToggle.machine';
 import {
   sendResetCode,
-  submitSchool,
-  submitSchoolAdmin,
+  saveSchool,
+  saveSchoolAdmin,
   updateAdminActive,
   updateSchoolStatus,
 } from '../../api/schools';
 import { useActors } from '../../app/actors';
+import { useNotify } from '../../app/notify';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { RowStatusToggle, StatusToggle, type ListRef } from '../../ui/StatusToggle';
-import { useList } from '../pagedList';
+import { useList, useListDialog } from '../pagedList';
 import { AdminFormDialog, ResetCodeDialog, SchoolFormDialog } from './SchoolDialogs';
 import type { FormDialogRef } from '../../ui/PageFormDialog';
 
@@ -39,17 +40,12 @@ function useSchoolsPage() {
     rowInput: { field: 'status', confirmValues: ['suspended'] },
   });
   // After a dialog's success the list shows the rows as the server now has them.
-  const refresh = () => list.send({ type: 'list.refresh' });
-  const schoolForm = useActorRef(formDialogMachine.provide({ actors: { submit: submitSchool(refresh) } }), {
-    input: { successMessage: SCHOOL_MESSAGES.updated },
-  });
-  const adminForm = useActorRef(
-    formDialogMachine.provide({ actors: { submit: submitSchoolAdmin(refresh) } }),
-    { input: { successMessage: SCHOOL_ADMIN_MESSAGES.created } },
-  );
+  const schoolForm = useListDialog(list, saveSchool, SCHOOL_MESSAGES.updated);
+  const adminForm = useListDialog(list, saveSchoolAdmin, SCHOOL_ADMIN_MESSAGES.created);
   const resetForm = useActorRef(formDialogMachine.provide({ actors: { submit: sendResetCode } }), {
     input: { successMessage: SCHOOL_ADMIN_MESSAGES.resetSent },
   });
+  useNotify(resetForm);
   return { list, schoolForm, adminForm, resetForm };
 }
 

@@ -1,11 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Suspense, useState } from 'react';
-import { fromPromise } from 'xstate';
 import { formatDateTime } from '../../../contract/format';
 import { RESULTS_LISTS } from '../../../contract/lists';
 import { type PublicationPreview, type ResultRow } from '../../../contract/scores';
 import { confirmDialogMachine } from '../../../machines/confirmDialog.machine';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
 import {
   loadPublicationPreview,
   loadPublications,
@@ -14,12 +12,11 @@ import {
   saveHold,
   withdrawResults,
 } from '../../api/scores';
-import { useNotify } from '../../app/notify';
 import { forgetResource, useResource } from '../../app/resource';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView } from '../../ui/ListView';
 import { PageFormDialog } from '../../ui/PageFormDialog';
-import { useList } from '../pagedList';
+import { useList, useListDialog, type SaveForm } from '../pagedList';
 import { DietPicker, ScoreTabs, tell, useDiet } from './scoreShared';
 import { PublicationQuestionDialog, WithdrawDialog, type PublicationQuestion } from './PublicationDialogs';
 import { ResultFilters, ResultTable } from './ResultTable';
@@ -48,37 +45,24 @@ function BoardResults() {
   const key = `score-publications:${diet}:${round}`;
   const publications = useResource(key, () => loadPublications(diet));
   const list = useList(RESULTS_LISTS.admin, { act: resultActions, filters: { diet } });
-  const refresh = () => {
+  // The publications are a load of the page's own; the list reloads through its machine.
+  const renewPublications = () => {
     forgetResource(key);
     setRound((n) => n + 1);
+  };
+  const refresh = () => {
+    renewPublications();
     list.send({ type: 'list.refresh' });
   };
-  const holdDialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await saveHold(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Result held' } },
-  );
-  useNotify(holdDialog);
-  const withdrawDialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await withdrawResults(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Results withdrawn' } },
-  );
-  useNotify(withdrawDialog);
+  const afterwards =
+    (save: SaveForm): SaveForm =>
+    async (values) => {
+      const saved = await save(values);
+      renewPublications();
+      return saved;
+    };
+  const holdDialog = useListDialog(list, afterwards(saveHold), 'Result held');
+  const withdrawDialog = useListDialog(list, afterwards(withdrawResults), 'Results withdrawn');
   const question = useActorRef(confirmDialogMachine);
   /** Asks the server what the step would do, then the question (withdraw: its form) with those numbers. */
   const ask = async (action: PublicationQuestion['action'] | 'withdraw', course: string) => {

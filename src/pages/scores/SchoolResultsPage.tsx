@@ -5,7 +5,7 @@ import { type ResultRow } from '../../../contract/scores';
 import { ListView } from '../../ui/ListView';
 import { PageTabs } from '../../ui/PageTabs';
 import { useList } from '../pagedList';
-import { useRole } from './scoreShared';
+import { useRole } from '../../app/actors';
 import { ResultFilters, ResultTable } from './ResultTable';
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,11 +1,9 @@
 import { useLocation, useSearch } from 'wouter';
-import type { Role } from '../../../contract/roles';
 import { useSession } from '../../app/actors';
 import { SelectField } from '../../ui/controls';
 import { PageTabs } from '../../ui/PageTabs';
 import { useDietChoices } from '../diets/DietField';
 
-export const useRole = () => useSession((s) => s.context.user?.user_role ?? null) as Role | null;
 export const useUserId = () => useSession((s) => s.context.user?.id ?? 0);
 
 export function ScoreTabs({ current }: { current: 'sheets' | 'papers' | 'results' }) {
