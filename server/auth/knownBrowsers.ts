@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { knownBrowsers } from '../db/schema';
 import { MAX_ID } from '../http/params';
-import { randomSecret, sameHash, sha256 } from './secrets';
+import { randomSecret, sameHash, sha256 } from '../secrets';
 
 /**
  * Browsers that signed in to an account before (OWASP's device cookie): after a completed sign-in the

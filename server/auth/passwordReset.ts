@@ -15,7 +15,7 @@ import {
   type ResetPost,
 } from '../schools/accounts';
 import { normaliseEmail } from '../users';
-import { hashPassword, verifyPassword } from './secrets';
+import { hashPassword, verifyPassword } from '../secrets';
 import { unknownBrowsersBucket } from './service';
 import { clearBucket, takeHit } from './throttle';
 

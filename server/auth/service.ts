@@ -11,7 +11,7 @@ import { impersonations, signInChallenges, users } from '../db/schema';
 import { Invalid, Refused } from '../errors';
 import { normaliseEmail } from '../users';
 import { voidOpenChallenges } from './challenges';
-import { randomCode, randomSecret, sameHash, sha256, verifyPassword } from './secrets';
+import { randomCode, randomSecret, sameHash, sha256, verifyPassword } from '../secrets';
 import { knownBrowserOf, rememberBrowser } from './knownBrowsers';
 import { clearBucket, giveBack, takeHit } from './throttle';
 import { issueToken, revokeToken } from './tokens';

@@ -4,7 +4,7 @@ import type { Database } from '../db/client';
 import { accessTokens, users } from '../db/schema';
 import type { Caller } from '../http/context';
 import { MAX_ID } from '../http/params';
-import { randomSecret, sameHash, sha256 } from './secrets';
+import { randomSecret, sameHash, sha256 } from '../secrets';
 
 /**
  * Opaque, revocable tokens in the Sanctum style: the client gets `id|secret` once; we keep only the

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { randomSecret } from '../auth/secrets';
+import { randomSecret } from '../secrets';
 import { PGLITE_DURABLE_PARAMS, PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from '../db/client';
 import { syncFolder } from '../db/durability';
 import { acquireLock, DataDirLockedError, isRunning } from '../db/lock';

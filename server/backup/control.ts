@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
-import { randomSecret } from '../auth/secrets';
+import { randomSecret } from '../secrets';
 import { syncFolder } from '../db/durability';
 import { describeError, type Logger } from '../log';
 import { archiveSnapshot, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnapshot } from './snapshot';

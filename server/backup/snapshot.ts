@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomSecret } from '../auth/secrets';
+import { randomSecret } from '../secrets';
 import type { Readable } from 'node:stream';
 import { packArchive } from './archive';
 

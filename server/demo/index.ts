@@ -1,5 +1,5 @@
 import { count } from 'drizzle-orm';
-import { hashPassword } from '../auth/secrets';
+import { hashPassword } from '../secrets';
 import { removeFiles } from '../candidates/uploads';
 import type { Logger } from '../log';
 import type { Storage } from '../storage/storage';

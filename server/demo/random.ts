@@ -1,6 +1,6 @@
 /**
  * A small seeded generator (mulberry32, a few lines, public domain): the demo and the bench make the
- * same rows on every run, so two fresh starts look the same. Not for secrets (server/auth/secrets.ts).
+ * same rows on every run, so two fresh starts look the same. Not for secrets (server/secrets.ts).
  */
 export function random(seed: number) {
   let state = seed >>> 0;

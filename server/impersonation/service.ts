@@ -5,7 +5,7 @@ import type {
   switchBackValidator,
 } from '../../contract/impersonation.validators';
 import { audit, userOf, type Actor } from '../audit';
-import { randomSecret, sameHash, sha256 } from '../auth/secrets';
+import { randomSecret, sameHash, sha256 } from '../secrets';
 import { issueToken, revokeToken } from '../auth/tokens';
 import type { Database } from '../db/client';
 import { impersonations, users } from '../db/schema';

@@ -4,7 +4,7 @@ import { PASSWORD_MESSAGES, PROFILE_MESSAGES } from '../../contract/profile';
 import type { adminProfileValidator, changePasswordValidator } from '../../contract/profile.validators';
 import { voidOpenChallenges } from '../auth/challenges';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
-import { hashPassword, verifyPassword } from '../auth/secrets';
+import { hashPassword, verifyPassword } from '../secrets';
 import { giveBack, takeHit } from '../auth/throttle';
 import type { Database } from '../db/client';
 import { duplicateAs } from '../db/errors';

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { RESET_CODE_TTL_HOURS, RESET_MAX_ATTEMPTS } from '../../contract/schools';
 import { voidOpenChallenges } from '../auth/challenges';
-import { hashPassword, randomCode, verifyPassword } from '../auth/secrets';
+import { hashPassword, randomCode, verifyPassword } from '../secrets';
 import type { Database } from '../db/client';
 import { accessTokens, passwordResets } from '../db/schema';
 import type { AppContext } from '../http/context';

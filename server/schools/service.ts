@@ -13,7 +13,7 @@ import type {
   schoolValidator,
 } from '../../contract/schools.validators';
 import { audit, changeAudited, type Actor } from '../audit';
-import { hashPassword, randomSecret } from '../auth/secrets';
+import { hashPassword, randomSecret } from '../secrets';
 import type { Database } from '../db/client';
 import { duplicateAs } from '../db/errors';
 import { nationalities, trainingSchools, users } from '../db/schema';

@@ -1,7 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomSecret } from '../auth/secrets';
+import { randomSecret } from '../secrets';
 import { InvalidKeyError, isValidKey, type Storage } from './storage';
 
 /**

@@ -1,4 +1,4 @@
-import { randomSecret } from '../auth/secrets';
+import { randomSecret } from '../secrets';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 

@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
-import { sha256 } from '../../server/auth/secrets';
+import { sha256 } from '../../server/secrets';
 import { LOGIN_LIMITS } from '../../server/routes/auth';
 import { accessTokens, auditLog, signInChallenges, throttleHits, users } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/demo';

@@ -4,7 +4,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { formatCandidateIndex } from '../../contract/candidates';
 import { PAYMENT_PATHS } from '../../contract/payments';
-import { hashPassword } from '../../server/auth/secrets';
+import { hashPassword } from '../../server/secrets';
 import { issueToken } from '../../server/auth/tokens';
 import {
   auditLog,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { IMPERSONATION_MESSAGES } from '../../contract/impersonation';
 import { issueToken } from '../../server/auth/tokens';
-import { sha256 } from '../../server/auth/secrets';
+import { sha256 } from '../../server/secrets';
 import { accessTokens, auditLog, impersonations, throttleHits, users } from '../../server/db/schema';
 import { addUser, profileForm, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';

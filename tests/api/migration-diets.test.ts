@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/auth/secrets';
+import { hashPassword } from '../../server/secrets';
 import { MIGRATIONS_DIR, openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { seedAccounts } from '../../server/demo/accounts';
 import { seedCourseHeaders } from '../../server/demo/courseHeaders';

@@ -6,7 +6,7 @@ import { AUTH_MESSAGES } from '../../../contract/auth';
 import { PASSWORD_MESSAGES } from '../../../contract/profile';
 import { FORGOT_PASSWORD_PATH, RESET_MESSAGES, RESET_PASSWORD_PATH } from '../../../contract/schools';
 import { FORGOT_LIMIT_PER_EMAIL, RESET_LIMIT_PER_ADDRESS } from '../../../server/auth/passwordReset';
-import { sha256 } from '../../../server/auth/secrets';
+import { sha256 } from '../../../server/secrets';
 import {
   CONFIRM_LIMIT_PER_ADDRESS,
   LOGIN_LIMITS,
