@@ -143,7 +143,7 @@ export function createApp(deps: Deps) {
       ? strict(c, next)
       : withProvider(c, next),
   );
-  app.use('/api/*', authorise({ findRule, callerOf: callerOfToken }));
+  app.use('/api/*', authorise({ findRule, callerOfToken }));
   app.route('/', apiRoutes());
   app.onError(answerError(deps.log));
   // Stored files: signed-in users only (server/routes/files.ts), never the SPA's fallback.

@@ -10,9 +10,8 @@ import type { Role } from '../../contract/roles';
 
 /**
  * What every handler can reach: the portal's parts. The parts an area owns add themselves to this
- * interface where they are defined (declaration merging), so that this layer imports no area and no area
- * is imported back: `jobs`, the job queue (server/jobs/handle.ts), and `payments`, the payment provider
- * (server/payments/provider.ts).
+ * interface where they are defined (declaration merging), so that this layer imports no area: `jobs`,
+ * the job queue (server/jobs/handle.ts), and `payments`, the payment provider (server/payments/provider.ts).
  */
 export interface Deps {
   config: Config;

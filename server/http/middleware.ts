@@ -63,16 +63,16 @@ export function bearerToken(c: AppContext): string {
  */
 export interface Gate {
   findRule(method: string, path: string): { allow: Audience } | null;
-  callerOf(db: Database, bearer: string): Promise<Caller | null>;
+  callerOfToken(db: Database, bearer: string): Promise<Caller | null>;
 }
 
 /** Resolves the bearer token into the caller, then applies the access matrix: deny by default. */
-export const authorise = ({ findRule, callerOf }: Gate) =>
+export const authorise = ({ findRule, callerOfToken }: Gate) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const rule = findRule(c.req.method, c.req.path);
     if (!rule) return refuse(c, 404, NOTHING_HERE);
 
-    c.set('caller', await callerOf(c.get('deps').database.db, bearerToken(c)));
+    c.set('caller', await callerOfToken(c.get('deps').database.db, bearerToken(c)));
     if (rule.allow === 'public') return next();
     const caller = c.get('caller');
     if (!caller) return unauthenticated(c);
