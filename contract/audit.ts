@@ -72,9 +72,3 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-
-/** What an entry is about (the `entity` column). */
-export type AuditEntity = (typeof AUDIT_ACTIONS)[AuditAction];
-
-export const isAuditAction = (value: unknown): value is AuditAction =>
-  typeof value === 'string' && Object.hasOwn(AUDIT_ACTIONS, value);

@@ -114,9 +114,3 @@ export interface BulkReport {
   imported_through: number;
   finished: boolean;
 }
-
-export interface BulkChunkResult {
-  report: BulkReport;
-  /** Indexed by this chunk. */
-  indexed: number;
-}

@@ -70,8 +70,8 @@ export const UPLOAD_FIELDS = [
   'hnd_certificate_upload',
 ] as const;
 
-export type IdentityField = (typeof IDENTITY_FIELDS)[number];
-export type CertificateField = (typeof CERTIFICATE_FIELDS)[number];
+type IdentityField = (typeof IDENTITY_FIELDS)[number];
+type CertificateField = (typeof CERTIFICATE_FIELDS)[number];
 export type SubjectField = (typeof SUBJECT_FIELDS)[number];
 export type UploadField = (typeof UPLOAD_FIELDS)[number];
 export type TextField = IdentityField | CertificateField | SubjectField;
@@ -300,22 +300,6 @@ export const CANDIDATE_OUTCOME_MESSAGES = {
 
 /** The longest search text the candidate lists take. */
 export const CANDIDATE_SEARCH_MAX = 100;
-
-/**
- * The lists' query: `search` matches every word, a word of 3 characters or more anywhere in the names
- * or the index number, a shorter one at the start of the first or last name; `school` and
- * `course_header` are codes; `verified` is `true` or `false`. A school admin's list ignores `school`.
- */
-export interface CandidateListQuery {
-  search?: string;
-  school?: string;
-  course_header?: string;
-  year?: number | string;
-  reg_status?: RegStatus;
-  verified?: boolean | 'true' | 'false';
-  page?: number;
-  per_page?: number;
-}
 
 /** GET CANDIDATE_PATHS.formOptions: the pickers' choices (nationalities come from the nationality call). */
 export interface CandidateFormOptions {

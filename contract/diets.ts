@@ -14,7 +14,7 @@ export const DIET_CODE_PATTERN = /^[A-Z0-9][A-Z0-9-]{1,19}$/;
 export const DIET_NAME_MAX = 120;
 export const EXTENSION_REASON_MAX = 500;
 /** A moment as the board types it, in Lagos time: 2027-03-31T17:00 (seconds optional). */
-export const BOARD_MOMENT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+const BOARD_MOMENT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 /** Reminders go to schools with verified candidates still unregistered, this many hours before closing. */
 export const REMINDER_HOURS = [72, 24] as const;
 

@@ -94,9 +94,6 @@ export const LIST_MESSAGES = {
   formatUnknown: 'Choose json or csv',
 } as const;
 
-/** The query parameters every list reads besides its search and filters. */
-export const LIST_PARAMS = ['sort', 'direction', 'page', 'per_page', 'after', 'before', 'format'] as const;
-
 const SORT_LABEL = { asc: 'ascending', desc: 'descending' } as const;
 export const sortDirectionLabel = (direction: SortDirection) => SORT_LABEL[direction];
 

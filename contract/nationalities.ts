@@ -4,6 +4,3 @@ export interface Nationality {
   code: string;
   name: string;
 }
-
-/** Under each role's prefix: `${rolePrefix(role)}${NATIONALITY_PATH}`. */
-export const NATIONALITY_PATH = '/nationality';

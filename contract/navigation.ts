@@ -122,16 +122,6 @@ export function isShellLess(path: string): boolean {
   );
 }
 
-/** The roles that may open a shell page: its sidebar or header entry's, admin-only when unknown. */
-export function rolesForPath(path: string): readonly Role[] {
-  const entry = [...SIDEBAR, ...BROADCAST_LINKS]
-    .filter((e) => path === e.path || path.startsWith(e.path + '/'))
-    .sort((a, b) => b.path.length - a.path.length)[0];
-  if (entry) return entry.roles;
-  if (path.startsWith(PRINT_DOCUMENT_PREFIX)) return BOTH;
-  return ADMIN;
-}
-
 export const HOME_PATH = '/overview';
 export const LOGIN_PATH = '/login';
 export const CONFIRM_CODE_PATH = '/auth-confirm-code';

@@ -28,7 +28,7 @@ export const FEE_STATUSES = ['active', 'inactive'] as const;
 export type FeeStatus = (typeof FEE_STATUSES)[number];
 
 /** The largest fee the form takes, in naira (a guard against a slipped key, not a policy). */
-export const FEE_AMOUNT_MAX_NAIRA = 5_000_000;
+const FEE_AMOUNT_MAX_NAIRA = 5_000_000;
 export const FEE_TITLE_MAX = 120;
 /** Candidates one payment may cover: a school's whole registered list fits. */
 export const PAYMENT_MAX_CANDIDATES = 2000;
@@ -246,15 +246,8 @@ export const receiptPage = (reference: string) => `/payments/receipt/${encodeURI
  * or wrong), a rate limit (429), its own failure (5xx), a page that is not its API's JSON (a proxy's or
  * a maintenance page), no answer in time, or no connection at all.
  */
-export const PROVIDER_FAILURES = [
-  'key_refused',
-  'rate_limited',
-  'server_error',
-  'not_json',
-  'timeout',
-  'unreachable',
-] as const;
-export type ProviderFailureKind = (typeof PROVIDER_FAILURES)[number];
+export type ProviderFailureKind =
+  'key_refused' | 'rate_limited' | 'server_error' | 'not_json' | 'timeout' | 'unreachable';
 export const PROVIDER_FAILURE_LABELS: Record<ProviderFailureKind, string> = {
   key_refused:
     'the provider refuses our secret key, revoked or wrong (set PAYSTACK_SECRET_KEY anew and restart)',

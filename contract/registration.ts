@@ -22,8 +22,7 @@ export type BulkRegistrationRequest =
   { candidate_ids: number[] } | { all_verified: true; diet: string; course_header?: string; year?: number };
 
 /** Why a candidate of a bulk registration was refused (the rest of the request went on). */
-export const BULK_REFUSALS = ['not_verified', 'sanctioned', 'course_header_closed', 'not_found'] as const;
-export type BulkRefusal = (typeof BULK_REFUSALS)[number];
+export type BulkRefusal = 'not_verified' | 'sanctioned' | 'course_header_closed' | 'not_found';
 
 /** Each refusal as the summary says it ('3 refused: 2 not verified by the board, 1 under sanction'). */
 export const BULK_REFUSAL_LABELS: Record<BulkRefusal, string> = {

@@ -11,9 +11,7 @@
  */
 
 export const QUESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'] as const;
-export type Question = (typeof QUESTIONS)[number];
 export const SEMESTERS = ['first_semester_score', 'second_semester_score', 'third_semester_score'] as const;
-export type Semester = (typeof SEMESTERS)[number];
 
 /** The grids of a sheet: the spec's three score sets, and the third marker's for flagged scripts. */
 export const GRIDS = ['one', 'two', 'three', 'in-course'] as const;
@@ -37,15 +35,8 @@ export type SheetKind = (typeof SHEET_KINDS)[number];
  * changes); published (its diet and course header's results are out). An in-course sheet goes from
  * open to locked.
  */
-export const SHEET_STATES = [
-  'open',
-  'marker_one_submitted',
-  'marker_two_submitted',
-  'reconciling',
-  'locked',
-  'published',
-] as const;
-export type SheetState = (typeof SHEET_STATES)[number];
+export type SheetState =
+  'open' | 'marker_one_submitted' | 'marker_two_submitted' | 'reconciling' | 'locked' | 'published';
 export const SHEET_STATE_LABELS: Record<SheetState, string> = {
   open: 'Open',
   marker_one_submitted: 'Marker one submitted',
@@ -61,7 +52,7 @@ export const PAPER_NAME_MAX = 60;
 export const REASON_MAX = 500;
 /** The largest a question may be worth, and a semester score is out of 100. */
 export const QUESTION_MAX_LIMIT = 100;
-export const SEMESTER_MAX = 100;
+const SEMESTER_MAX = 100;
 
 // ---------------------------------------------------------------------------------------------------
 // Marks as typed, in tenths.
@@ -607,8 +598,3 @@ export const SCORE_MESSAGES = {
   tooLong: 'This is too long.',
   choose: 'Choose one of the listed values.',
 } as const;
-
-/** The 409 of a stale row: what is stored now, to show beside what was typed. */
-export interface StaleRow<R> {
-  current: R;
-}

@@ -49,7 +49,7 @@ export type AppEvent =
   | { type: 'app.profileCard.edit' };
 
 /** The children by their ids; each is also registered under the same systemId. */
-export const APP_CHILDREN = [
+const APP_CHILDREN = [
   'session',
   'idle',
   'unreadCount',
@@ -60,22 +60,20 @@ export const APP_CHILDREN = [
 ] as const;
 export type AppChildName = (typeof APP_CHILDREN)[number];
 
-export const APP_TAGS = ['idle', 'profileCard'] as const;
-
 interface SessionFacts {
   hasTag(tag: string): boolean;
   context: { user: { user_role: Role } | null };
 }
 
 /** The signed-in role a session snapshot shows, or null. */
-export const signedInRole = (session: SessionFacts): Role | null =>
+const signedInRole = (session: SessionFacts): Role | null =>
   session.hasTag('signedIn') ? (session.context.user?.user_role ?? null) : null;
 
 /**
  * Reports what the app coordinates on: the session's signed-in role and the idle flag when they change,
  * every `notify` a child emits, and the profile form's success. It only listens; it decides nothing.
  */
-export const watchChildren = fromCallback<AppEvent>(({ system, sendBack }) => {
+const watchChildren = fromCallback<AppEvent>(({ system, sendBack }) => {
   const child = (name: AppChildName) => system.get(name) as AnyActorRef | undefined;
   const stops: Array<() => void> = [];
   const session = child('session');

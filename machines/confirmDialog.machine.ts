@@ -13,8 +13,6 @@ export interface ConfirmDialogContext {
 export type ConfirmDialogEvent =
   { type: 'confirm.ask'; subject: unknown } | { type: 'confirm.accept' } | { type: 'confirm.cancel' };
 
-export const CONFIRM_DIALOG_TAGS = ['open'] as const;
-
 export const confirmDialogMachine = setup({
   types: {
     context: {} as ConfirmDialogContext,

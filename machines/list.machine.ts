@@ -312,5 +312,3 @@ export function createListMachine<Row extends ListRow = ListRow>() {
 }
 
 export const listMachine = createListMachine();
-
-export type ListMachine<Row extends ListRow = ListRow> = ReturnType<typeof createListMachine<Row>>;

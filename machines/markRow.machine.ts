@@ -73,7 +73,7 @@ export type MarkRowEvent =
   | { type: 'row.reason'; reason: string | null };
 
 /** The sentence of a value as typed against its maximum (null: fine). */
-export function fieldProblem(value: string | boolean, limit: number | undefined): string | null {
+function fieldProblem(value: string | boolean, limit: number | undefined): string | null {
   if (typeof value === 'boolean' || limit === undefined) return null;
   const tenths = parseMark(value);
   if (tenths === undefined) return SCORE_MESSAGES.markInvalid;

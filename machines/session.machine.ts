@@ -43,8 +43,6 @@ export type SessionEvent =
   | { type: 'session.reloadProfile' }
   | { type: 'session.expired' };
 
-export const SESSION_TAGS = ['busy', 'signedIn', 'signedOut', 'awaitingCode'] as const;
-
 const missing = <TOutput, TInput>(actor: string) => missingPromise<TOutput, TInput>('session', actor);
 
 const failure = asFailure;

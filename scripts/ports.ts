@@ -16,7 +16,7 @@ server.listen(0, '127.0.0.1', () => {
 `;
 
 /** A free port now, synchronously (for config files, which cannot wait): asked in a short child process. */
-export function freePortSync(): number {
+function freePortSync(): number {
   const port = Number(execFileSync(process.execPath, ['-e', ASK_THE_OS], { encoding: 'utf8' }));
   if (!Number.isInteger(port) || port <= 0) throw new Error(`The OS gave no free port (${port}).`);
   return port;

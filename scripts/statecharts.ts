@@ -87,7 +87,7 @@ export function describeGuard(guard: unknown): string | undefined {
  * The trigger of a transition in words: the event type, `always`, `after idleTimeout` (or `after 500ms`),
  * `done: <invoke id>`, `error: <invoke id>`, `done` for a compound state's onDone.
  */
-export function describeTrigger(transition: AnyTransitionDefinition): string {
+function describeTrigger(transition: AnyTransitionDefinition): string {
   const type = transition.eventType as string;
   if (type === '') return 'always';
   if (type.startsWith(AFTER)) {
@@ -147,7 +147,7 @@ export function emittedTypeOf(action: unknown, machine: AnyStateMachine): string
 }
 
 /** The types of the events a list of actions emits, in order, each once. */
-export function emittedTypesOf(actions: readonly unknown[], machine: AnyStateMachine): string[] {
+function emittedTypesOf(actions: readonly unknown[], machine: AnyStateMachine): string[] {
   const types = actions.map((action) => emittedTypeOf(action, machine));
   return [...new Set(types.filter((type): type is string => type !== undefined))];
 }
@@ -156,7 +156,7 @@ export function emittedTypesOf(actions: readonly unknown[], machine: AnyStateMac
  * `send <event> to <child>` for a `sendTo` action with a fixed event and target, inline or named in the
  * machine's `actions` (how a parent machine coordinates its children); `undefined` for any other action.
  */
-export function sentEventOf(action: unknown, machine: AnyStateMachine): string | undefined {
+function sentEventOf(action: unknown, machine: AnyStateMachine): string | undefined {
   const named = typeof action === 'string' ? action : (action as { type?: unknown } | null)?.type;
   const implementations = machine.implementations.actions as Record<string, unknown>;
   const resolved =
@@ -172,7 +172,7 @@ export function sentEventOf(action: unknown, machine: AnyStateMachine): string |
  * `trigger [guard] / emit a, b · send e to child`: an arrow's label in a chart (the harness names
  * transitions without their actions).
  */
-export function describeArrow(transition: AnyTransitionDefinition): string {
+function describeArrow(transition: AnyTransitionDefinition): string {
   const { machine } = transition.source;
   const emits = emittedTypesOf(transition.actions, machine);
   const sends = transition.actions

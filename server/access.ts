@@ -15,8 +15,6 @@ export interface AccessRule {
   allow: Audience;
 }
 
-export type { Audience };
-
 export const ACCESS_MATRIX: readonly AccessRule[] = API_ROUTES.map(({ method, path, allow }) => ({
   method,
   path,

@@ -20,7 +20,7 @@ import { SANDBOX_PREFIX } from './payments/provider';
 import { sandboxRoutes } from './payments/sandbox';
 
 /** JSON bodies are small; multipart bodies (routes that take files only) carry a handful of 2,000,000-byte uploads. */
-export const JSON_BODY_LIMIT = 256 * 1024;
+const JSON_BODY_LIMIT = 256 * 1024;
 export const MULTIPART_BODY_LIMIT = 24 * 1024 * 1024;
 
 /** Smaller answers gain less from compression than its header and the work cost. */
@@ -39,7 +39,7 @@ const jsonLength = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** The API routes (server/routes/index.ts), each behind the access matrix read from the same list. */
-export function apiRoutes() {
+function apiRoutes() {
   const api = new Hono<AppEnv>();
   for (const { method, path, handlers } of API_ROUTES)
     api.on(method, path, bodyLimitOf(handlers), ...(handlers as [Handler<AppEnv>]));

@@ -46,13 +46,13 @@ export interface Config {
   sandboxPassFees: boolean;
 }
 
-export interface PaystackConfig {
+interface PaystackConfig {
   secretKey: string;
   publicKey: string;
 }
 
 /** Whether the hop at this address, this many hops from the portal (0 is the socket), is a proxy we trust. */
-export type TrustProxy = (address: string, hop: number) => boolean;
+type TrustProxy = (address: string, hop: number) => boolean;
 
 export interface S3Config {
   bucket: string;
@@ -82,7 +82,7 @@ type Env = Record<string, string | undefined>;
 export const DEFAULT_POOL_SIZE = 10;
 
 /** The settings of object storage (README, Settings). */
-export const S3_SETTINGS = [
+const S3_SETTINGS = [
   'S3_BUCKET',
   'S3_ENDPOINT',
   'S3_REGION',

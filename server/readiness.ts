@@ -15,11 +15,10 @@ import type { Storage } from './storage/storage';
  * a bucket, a path) goes to the log, once per change.
  */
 export const READY_CACHE_MS = 3_000;
-export const CHECK_TIMEOUT_MS = 2_000;
+const CHECK_TIMEOUT_MS = 2_000;
 
-export const READY_PARTS = ['database', 'migrations', 'storage', 'jobs'] as const;
-export type ReadyPart = (typeof READY_PARTS)[number];
-export type PartState = 'ok' | 'failing';
+type ReadyPart = 'database' | 'migrations' | 'storage' | 'jobs';
+type PartState = 'ok' | 'failing';
 
 export interface Readiness {
   ready: boolean;

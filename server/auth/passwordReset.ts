@@ -31,7 +31,7 @@ export const RESET_LIMIT_PER_ADDRESS = 30;
  * lets a person whose mail went astray ask again. The address's is a lab behind one NAT address.
  */
 export const FORGOT_LIMIT_PER_EMAIL = { max: 5, windowMinutes: 60 };
-export const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
+const FORGOT_LIMIT_PER_ADDRESS = { max: 20, windowMinutes: 60 };
 
 /** What a request for a reset code leaves to its job: the address asked for, and who asked (the audit log's). */
 export interface ResetRequest {

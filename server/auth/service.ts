@@ -28,7 +28,7 @@ type ResendInput = Awaited<ReturnType<typeof resendCodeValidator.validate>>;
 
 export const CODE_TTL_MINUTES = 10;
 export const MAX_WRONG_CODES = 5;
-export const RESEND_AFTER_SECONDS = 60;
+const RESEND_AFTER_SECONDS = 60;
 export const MAX_SENDS = 5;
 
 /**

@@ -17,7 +17,7 @@ import { archiveSnapshot, FORMAT, FORMAT_VERSION, removeStaleStaging, stageSnaps
  * anyway; nobody else can reach the listener, and a request without the token is refused. The answer is
  * the uncompressed archive (the backup command compresses it, so the portal spends no CPU on it).
  */
-export const CONTROL_FILE = 'control.json';
+const CONTROL_FILE = 'control.json';
 
 export interface ControlFile {
   pid: number;

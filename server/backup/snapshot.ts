@@ -26,7 +26,7 @@ import { packArchive } from './archive';
  * Links cost no copy, and stay valid when the portal later removes or replaces the file: files are
  * written under a temporary name and renamed (server/storage/local.ts), never changed in place.
  */
-export const STAGING_PREFIX = '.backup-';
+const STAGING_PREFIX = '.backup-';
 
 export interface Staged {
   dir: string;
@@ -148,7 +148,7 @@ const exists = (file: string) =>
  * Every file under a folder (and, when asked, every folder, each before what it holds), with its path
  * from the root. Nothing when the folder does not exist.
  */
-export async function* walk(
+async function* walk(
   root: string,
   withFolders = false,
   relative = '',

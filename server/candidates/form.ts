@@ -22,12 +22,12 @@ import { checkUpload, type Upload, type UploadRule } from '../storage/uploads';
  * word), then what the browser cannot be trusted with, each as a field message of one 422.
  */
 
-export type CandidateInput = Awaited<ReturnType<typeof candidateValidator.validate>>;
+type CandidateInput = Awaited<ReturnType<typeof candidateValidator.validate>>;
 
 /** The photo: what every browser shows in an <img>. */
-export const PHOTO_TYPES = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' } as const;
+const PHOTO_TYPES = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' } as const;
 /** Certificates: a photo or a scan (PDF). */
-export const CERTIFICATE_TYPES = { ...PHOTO_TYPES, 'application/pdf': 'pdf' } as const;
+const CERTIFICATE_TYPES = { ...PHOTO_TYPES, 'application/pdf': 'pdf' } as const;
 
 const PHOTO_RULE: UploadRule = { types: PHOTO_TYPES, tooLarge: M.fileTooLarge, notAccepted: R.photoNotImage };
 const CERTIFICATE_RULE: UploadRule = {

@@ -25,7 +25,7 @@ export const STORED_TEXT_FIELDS = [
   ...CERTIFICATE_FIELDS,
   ...SUBJECT_FIELDS,
 ] as const satisfies readonly TextField[];
-export type StoredTextField = (typeof STORED_TEXT_FIELDS)[number];
+type StoredTextField = (typeof STORED_TEXT_FIELDS)[number];
 
 /** The id of the diet current for registration, as SQL (null when there is none). */
 export const CURRENT_DIET_ID = sql`(select ${diets.id} from ${diets} where ${diets.current})`;
@@ -68,7 +68,7 @@ const rowColumnsFor = (dietId: SQL) => ({
   verified: candidates.verified,
   createdAt: candidates.createdAt,
 });
-export const rowColumns = rowColumnsFor(CURRENT_DIET_ID);
+const rowColumns = rowColumnsFor(CURRENT_DIET_ID);
 
 type RowResult = Awaited<ReturnType<typeof selectRows>>[number];
 
@@ -114,14 +114,14 @@ export async function loadRow(db: Database, id: number): Promise<CandidateRow | 
   return row ? toRow(row) : null;
 }
 
-export interface StoredUpload {
+interface StoredUpload {
   key: string;
   contentType: string;
   size: number;
 }
 
 /** The stored uploads of some candidates, by candidate and field. */
-export async function loadUploads(
+async function loadUploads(
   db: Database,
   ids: number[],
 ): Promise<Map<number, Partial<Record<UploadField, StoredUpload>>>> {

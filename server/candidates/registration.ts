@@ -105,7 +105,7 @@ export type RegistrationOutcome =
  * cannot deadlock; then the diet is read under a shared lock, so closing it waits for this change.
  * `now` is the server's clock.
  */
-export async function changeRegistrations(
+async function changeRegistrations(
   tx: Database,
   actor: Actor,
   scope: ListScope,

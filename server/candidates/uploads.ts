@@ -6,7 +6,7 @@ import { newKey, type Storage } from '../storage/storage';
 import type { Upload } from '../storage/uploads';
 
 /** Candidate uploads live under this folder of the storage, each under a server-made random name. */
-export const CANDIDATE_FOLDER = 'candidates';
+const CANDIDATE_FOLDER = 'candidates';
 export const CANDIDATE_FILE_KIND = 'candidate_upload';
 
 export interface PutUpload {

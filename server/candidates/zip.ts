@@ -15,7 +15,7 @@ import { Invalid } from '../errors';
  * past `totalCap` the read stops and the zip is refused whole. The event loop meanwhile answers everyone.
  */
 
-export interface ZipEntry {
+interface ZipEntry {
   /** Bytes inflated (for an entry too large: up to the cap, where inflating stopped). */
   size: number;
   tooLarge: boolean;
@@ -37,7 +37,7 @@ export interface ZipCaps {
 }
 
 /** What file-type reads of a file to tell its type (its `reader.sampleSize`). */
-export const HEAD_BYTES = 4100;
+const HEAD_BYTES = 4100;
 
 /**
  * The caps for a batch of `rows` rows: each entry at most the upload limit; all the entries read at most

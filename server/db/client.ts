@@ -16,7 +16,7 @@ import { acquireLock } from './lock';
 import { schema } from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Driver = 'pglite' | 'postgres';
+type Driver = 'pglite' | 'postgres';
 
 /** How long the first connection to PostgreSQL may take at start. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -40,7 +40,7 @@ async function syncOne(file: string, flags: string) {
 }
 
 /** How often a portal on PGlite makes a checkpoint of its own and syncs it. */
-export const CHECKPOINT_EVERY_MS = 15 * 60_000;
+const CHECKPOINT_EVERY_MS = 15 * 60_000;
 
 /**
  * PostgreSQL inside PGlite makes a checkpoint on its own only once about half a gigabyte of WAL has

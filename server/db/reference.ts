@@ -4,7 +4,7 @@ import type { Database } from './client';
 import { nationalities } from './schema';
 
 /** ISO 3166-1 alpha-2: every country and territory. Names come from the runtime's ICU data. */
-export const ISO_COUNTRY_CODES = `
+const ISO_COUNTRY_CODES = `
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW
 BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ
 FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ
@@ -17,7 +17,7 @@ TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU
   .split(/\s+/);
 
 /** Nigeria first, then every other country by its English name. */
-export function nationalityRows() {
+function nationalityRows() {
   const names = new Intl.DisplayNames(['en'], { type: 'region' });
   const others = ISO_COUNTRY_CODES.filter((code) => code !== NIGERIA_CODE)
     .map((code) => ({ code, name: names.of(code) ?? code }))

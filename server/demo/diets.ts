@@ -12,7 +12,7 @@ import { daysAfter, daysBefore, isoDay } from './context';
  * have them too, so registration works from the first request.
  */
 
-export interface DemoDiet {
+interface DemoDiet {
   id: number;
   code: string;
   name: string;
@@ -51,7 +51,7 @@ const named = (firstPaper: Date) => {
 /** 17:00 Lagos time on the day of `date`. */
 const fivePm = (date: Date) => new Date(parseBoardMoment(`${isoDay(date)}T17:00`)!);
 
-export const EXTENDED_SCHOOL = 'CHT-CA';
+const EXTENDED_SCHOOL = 'CHT-CA';
 
 export async function seedDiets(tx: Database, now: Date, adminId: number | null): Promise<DemoDiets> {
   const pastFirst = daysBefore(now, 75);

@@ -87,7 +87,7 @@ async function checked(field: UploadField, bytes: Uint8Array, name: string): Pro
   return result;
 }
 
-export type DemoCertificateField = Extract<
+type DemoCertificateField = Extract<
   UploadField,
   'olevel_certificate_upload' | 'birth_certificate_upload' | 'fn_image_upload' | 'nd_certificate_upload'
 >;

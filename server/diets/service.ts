@@ -17,7 +17,7 @@ type DietInput = Awaited<ReturnType<typeof dietValidator.validate>>;
 type ExtensionInput = Awaited<ReturnType<typeof extensionValidator.validate>>;
 
 /** A diet's row as the board's list shows it, with its registered candidates and extensions counted. */
-export const dietColumns = {
+const dietColumns = {
   id: diets.id,
   code: diets.code,
   name: diets.name,
@@ -57,7 +57,7 @@ export function toDietRow(row: Awaited<ReturnType<typeof selectDiets>>[number]):
   };
 }
 
-export async function loadDiet(db: Database, id: number): Promise<DietRow> {
+async function loadDiet(db: Database, id: number): Promise<DietRow> {
   const [row] = await selectDiets(db).where(eq(diets.id, id));
   if (!row) throw new NotFound(M.notFound);
   return toDietRow(row);

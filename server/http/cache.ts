@@ -25,7 +25,7 @@ export const CACHE = {
 } as const;
 
 /** The Cache-Control an answer leaves with, or null for one that keeps its own (the SPA's files). */
-export function cacheControlOf(path: string, status: number): string | null {
+function cacheControlOf(path: string, status: number): string | null {
   if (path === '/api' || path.startsWith('/api/')) return CACHE.api;
   if (path.startsWith(FILES_PATH_PREFIX))
     return status === 200 || status === 304 ? CACHE.document : CACHE.refused;

@@ -53,7 +53,7 @@ const flip = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc
  * key alone it is `key < id` (newest first); with sort columns, the row value of those columns and the
  * key is compared with that of row `id`, read by its key, so a cursor is an id whatever the order.
  */
-export function beyond(order: ListOrder, id: number, direction = order.direction): SQL {
+function beyond(order: ListOrder, id: number, direction = order.direction): SQL {
   if (!order.by.length) return direction === 'asc' ? gt(order.key, id) : lt(order.key, id);
   const columns = sql.join([...order.by, order.key], sql`, `);
   const table = getTableName(order.key.table);

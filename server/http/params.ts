@@ -6,7 +6,7 @@ import { MAX_ID } from '../../contract/input';
 export { MAX_ID };
 
 /** A route's numeric id (`/:id`), or null for anything that cannot be one. */
-export function idParam(c: AppContext, name = 'id'): number | null {
+function idParam(c: AppContext, name = 'id'): number | null {
   const raw = c.req.param(name) ?? '';
   if (!/^[1-9]\d{0,9}$/.test(raw)) return null;
   const id = Number(raw);

@@ -53,7 +53,7 @@ export async function runValidator<T>(
 }
 
 /** The value, or the Invalid to throw. */
-export async function validOrThrow<T>(schema: StandardValidator<T>, value: unknown): Promise<T> {
+async function validOrThrow<T>(schema: StandardValidator<T>, value: unknown): Promise<T> {
   const result = await runValidator(schema, value);
   if (result.fields) throw new Invalid(result.fields);
   return result.value;

@@ -22,7 +22,7 @@ type SwitchBackInput = Awaited<ReturnType<typeof switchBackValidator.validate>>;
 
 /** An impersonation lasts at most this long (or the usual token life, if shorter): it is for a look
  * and a fix, not for working as someone else all day. */
-export const IMPERSONATION_TTL_MINUTES = 120;
+const IMPERSONATION_TTL_MINUTES = 120;
 
 /** The session an impersonation starts from or ends: its token, and the admin behind it, if any. */
 export interface Session {

@@ -5,16 +5,13 @@ import type PgBoss from 'pg-boss';
  * apart from the jobs themselves (server/jobs/index.ts), so that the request's context, which every
  * module reads, does not import every job's code, and nothing that a job runs imports back.
  */
-export const JOB_NAMES = [
-  'upkeep',
-  'registration-reminders',
-  'payment-settle',
-  'payment-requery',
-  'password-reset-request',
-  'sandbox-webhook',
-] as const;
-
-export type JobName = (typeof JOB_NAMES)[number];
+export type JobName =
+  | 'upkeep'
+  | 'registration-reminders'
+  | 'payment-settle'
+  | 'payment-requery'
+  | 'password-reset-request'
+  | 'sandbox-webhook';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

@@ -36,8 +36,8 @@ const SCHEMA = 'pgboss';
  * thus runs again within 30 + 10 + 10 + 2 s of its start. The maintenance also archives and drops old
  * jobs: a few milliseconds each time (docs/performance.md).
  */
-export const MAINTENANCE_SECONDS = 10;
-export const RETRY_DELAY_SECONDS = 5;
+const MAINTENANCE_SECONDS = 10;
+const RETRY_DELAY_SECONDS = 5;
 const RETRY_LIMIT = 5;
 
 /**

@@ -68,7 +68,7 @@ export function readCsvRecords(
 }
 
 /** Rows read at a time: small enough that a million rows never sit in memory, large enough to be few. */
-export const CSV_BATCH = 500;
+const CSV_BATCH = 500;
 
 /**
  * csv-stringify does the quoting; `escape_formulas` puts a `'` before a cell that starts with `=`,

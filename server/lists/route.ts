@@ -20,7 +20,7 @@ export type { ListSourceOf };
  * The source of one request: the scope's school, the query's filters and search, and the order it
  * asks for. Null when the scope can hold no rows (a school admin without a school).
  */
-export function sourceOf<Row extends { id: number }, F extends string, Q extends PgSelect>(
+function sourceOf<Row extends { id: number }, F extends string, Q extends PgSelect>(
   db: Database,
   definition: ListDefinition<Row, F>,
   source: ListSourceOf<Row, F, Q>,
@@ -53,7 +53,7 @@ export function sourceOf<Row extends { id: number }, F extends string, Q extends
   };
 }
 
-export const pagingOf = (query: ListQuery): Paging => ({
+const pagingOf = (query: ListQuery): Paging => ({
   page: query.page,
   perPage: query.perPage,
   offset: (query.page - 1) * query.perPage,

@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../log';
 
 /** Which mail it is: what a log line says of a mail sent through SMTP, in place of its words. */
-export type MailKind =
+type MailKind =
   'sign-in code' | 'password reset code' | 'new account' | 'requested reset code' | 'registration reminder';
 
 export interface Mail {
@@ -22,7 +22,7 @@ export interface Mailer {
 }
 
 /** How long an SMTP server may stay silent mid-mail before the mail fails (and its job is retried). */
-export const SMTP_SILENCE_MS = 20_000;
+const SMTP_SILENCE_MS = 20_000;
 
 /**
  * SMTP when SMTP_URL is set; otherwise RFC 822 files under DATA_DIR/mail and a line in the log, so a

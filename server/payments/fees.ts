@@ -82,7 +82,7 @@ export async function completeFees(db: Database, rows: FeeRow[]): Promise<FeeRow
   }));
 }
 
-export async function readFee(db: Database, id: number): Promise<FeeRow> {
+async function readFee(db: Database, id: number): Promise<FeeRow> {
   const [row] = await selectFees(db).where(eq(fees.id, id));
   if (!row) throw new NotFound(M.feeNotFound);
   return (await completeFees(db, [toFeeRow(row)]))[0];

@@ -27,7 +27,7 @@ export const PAYSTACK_CURRENCY_MINIMUM: Record<string, number> = {
 };
 
 /** Paystack's pricing of a local (Nigerian) card payment, in kobo. */
-export const LOCAL_CARD = {
+const LOCAL_CARD = {
   /** 1.5% of the amount... */
   rate: 0.015,
   /** ...plus NGN 100... */

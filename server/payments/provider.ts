@@ -34,7 +34,7 @@ export interface ProviderTransaction {
   channel: string | null;
 }
 
-export interface PaymentOrder {
+interface PaymentOrder {
   reference: string;
   email: string;
   amountKobo: number;
@@ -67,18 +67,18 @@ export interface PaymentProvider {
   keyValid(authorization: string | undefined): boolean;
 }
 
-export const PAYSTACK_API = 'https://api.paystack.co';
-export const PAYSTACK_SCRIPT = 'https://js.paystack.co/v2/inline.js';
+const PAYSTACK_API = 'https://api.paystack.co';
+const PAYSTACK_SCRIPT = 'https://js.paystack.co/v2/inline.js';
 /**
  * The sandbox's secret key: random for each start of the process, known only to this process's provider
  * client. The sandbox's API answers only calls that carry it (as Paystack's requires its secret key), and
  * its webhooks are signed with it, so nobody else can ask it, drive it, or sign a webhook the portal takes.
  */
-export const newSandboxSecret = () => `sk_sandbox_${randomBytes(32).toString('hex')}`;
+const newSandboxSecret = () => `sk_sandbox_${randomBytes(32).toString('hex')}`;
 export const SANDBOX_PREFIX = '/sandbox/paystack';
 
 /** How long a call to the provider may take, answer read whole, before it counts as a timeout. */
-export const PROVIDER_TIMEOUT_MS = 15_000;
+const PROVIDER_TIMEOUT_MS = 15_000;
 
 /**
  * How a request reaches the provider: `fetch` over the network for Paystack; for the sandbox, the
@@ -91,7 +91,7 @@ export type ProviderTransport = (request: Request) => Promise<Response>;
 export type ProviderOutcome = { ok: true } | { ok: false; failure: ProviderFailure };
 
 /** A path as logged: its words kept, a reference (or any other value) replaced, e.g. `/transaction/verify/:reference`. */
-export const loggedPath = (path: string) =>
+const loggedPath = (path: string) =>
   path
     .split('?')[0]
     .split('/')

@@ -130,11 +130,6 @@ const CHOICES = {
 } as const;
 type Choice = keyof typeof CHOICES;
 
-/** Sends the webhook of a transaction's event (a job, so the checkout answers at once). */
-export interface SandboxWebhooks {
-  deliver(event: string, reference: string): Promise<unknown>;
-}
-
 /** The body of a webhook, as Paystack sends it. */
 export async function webhookBody(db: Database, event: string, reference: string): Promise<string | null> {
   const [row] = await db

@@ -53,7 +53,7 @@ type Choice = Awaited<ReturnType<typeof paymentChoiceValidator.validate>>;
  * - resit: have a resit entry (not removed);
  * - indexing: every candidate of the school (each has an index number once added).
  */
-export function owedBy(fee: StoredFee, schoolId: number): SQL {
+function owedBy(fee: StoredFee, schoolId: number): SQL {
   const conditions: SQL[] = [eq(candidates.trainingSchoolId, schoolId)];
   if (fee.courseHeaderIds.length) {
     conditions.push(inArray(candidates.courseHeaderId, fee.courseHeaderIds));
@@ -261,7 +261,7 @@ export async function quote(db: Database, schoolId: number, choice: Choice): Pro
 }
 
 /** A reference nobody can guess, that Paystack takes (letters, digits, '-'). */
-export const newReference = () => `WHB-${randomBytes(9).toString('hex').toUpperCase()}`;
+const newReference = () => `WHB-${randomBytes(9).toString('hex').toUpperCase()}`;
 
 /**
  * Starts a payment: the quote again, then the payment and its items recorded in one transaction, then

@@ -52,7 +52,7 @@ const nextCheckAfter = (checks: number, now: Date) =>
   new Date(now.getTime() + Math.min(5 * 2 ** checks, 60) * 60_000);
 
 /** Opens a reconciliation item (one open item a reference and kind: a replay opens nothing more). */
-export async function openIssue(
+async function openIssue(
   tx: Database,
   actor: Actor,
   issue: { kind: PaymentIssueKind; reference: string; paymentId: number | null; detail: string },

@@ -20,10 +20,10 @@ export interface SettleJobData {
 
 /** The settle job's key: one queued a reference (the queue's 'short' policy). */
 export const settleKey = (reference: string) => `settle:${reference}`;
-export const SETTLE_DEFERRALS = 6;
+const SETTLE_DEFERRALS = 6;
 
 /** Seconds until the next try: the backoff, or the provider's Retry-After when longer (an hour at most). */
-export const deferral = (attempt: number, retryAfterSeconds: number | null) =>
+const deferral = (attempt: number, retryAfterSeconds: number | null) =>
   Math.min(3600, Math.max(retryAfterSeconds ?? 0, Math.min(1800, 30 * 2 ** attempt)));
 
 export async function settleJob(parts: SettleParts, data: SettleJobData) {

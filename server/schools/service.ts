@@ -82,7 +82,7 @@ export async function withAdmins(db: Database, schools: SchoolColumns[]): Promis
   }));
 }
 
-export async function loadSchool(db: Database, id: number): Promise<SchoolRow> {
+async function loadSchool(db: Database, id: number): Promise<SchoolRow> {
   const [school] = await db.select(schoolColumns).from(trainingSchools).where(eq(trainingSchools.id, id));
   if (!school) throw new NotFound(SCHOOL_MESSAGES.notFound);
   return (await withAdmins(db, [school]))[0];

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import {
   DEFAULT_RESULT_RULES,
   QUESTIONS,
@@ -176,14 +176,4 @@ export async function setResultRules(tx: Database, actor: Actor, code: string, i
   const after = await resultRulesOf(tx, courseHeaderId);
   await audit(tx, actor, { action: 'result_rules.updated', entityId: courseHeaderId, before, after });
   return after;
-}
-
-/** The papers of these ids, by id (the sheets list and the grids read their rules). */
-export async function papersById(db: Database, ids: number[]) {
-  if (!ids.length) return new Map<number, StoredPaper>();
-  const rows = await db
-    .select()
-    .from(papers)
-    .where(and(inArray(papers.id, ids)));
-  return new Map(rows.map((paper) => [paper.id, paper]));
 }

@@ -58,7 +58,7 @@ async function dietByCode(db: Database, code: string) {
   return diet;
 }
 
-export async function pairOf(db: Database, input: { diet: string; course_header: string }) {
+async function pairOf(db: Database, input: { diet: string; course_header: string }) {
   const diet = await dietByCode(db, input.diet);
   const header = await courseHeaderByCode(db, input.course_header);
   return { diet, header };
@@ -72,7 +72,7 @@ type ComputedRow = typeof results.$inferInsert;
  * The results of a diet and course header as computed from what is stored now, for every registered
  * candidate of it or for the ones named; nothing is written (a preview reads them too).
  */
-export async function resultRowsOf(
+async function resultRowsOf(
   tx: Database,
   dietId: number,
   courseHeaderId: number,
@@ -248,11 +248,7 @@ function bySchool(counts: Map<string, number>, say: (count: number, school: stri
  * is above zero, each of them an in-course score on a locked in-course sheet. The one place publishing
  * checks completeness (publishResults, in its transaction) and the preview says it.
  */
-export async function missingForPublication(
-  db: Database,
-  dietId: number,
-  header: Header,
-): Promise<string | null> {
+async function missingForPublication(db: Database, dietId: number, header: Header): Promise<string | null> {
   const roster = await rosterOfPair(db, dietId, header.id);
   if (!roster.length) return M.publishIncomplete(header.code, [M.noCandidates]);
   const paperRows = await db

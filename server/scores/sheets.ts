@@ -224,7 +224,7 @@ function isOverlap(error: unknown): boolean {
  * and paper (null: the in-course sheet), and a school in common (a sheet of all schools has every
  * school in common). Named in words: 'The A1 Paper I sheet of all schools (DEC-2026)'.
  */
-export async function overlappingSheet(
+async function overlappingSheet(
   db: Database,
   scope: { dietId: number; courseHeaderId: number; paperId: number | null; schoolId: number | null },
 ): Promise<string | null> {
@@ -247,7 +247,7 @@ export async function overlappingSheet(
   return `The ${row.course_header.code} ${what} sheet ${whose} (${row.diet.code}, sheet ${row.sheet.id})`;
 }
 
-export const snapshotOf = (sheet: StoredSheet) => ({
+const snapshotOf = (sheet: StoredSheet) => ({
   kind: sheet.kind,
   state: sheet.state,
   diet_id: sheet.dietId,
@@ -278,7 +278,7 @@ export async function lockSheet(tx: Database, id: number, mode: 'update' | 'shar
 }
 
 /** The marker a grid is entered by (in-course: the sheet's one clerk, its marker one). */
-export const markerOfGrid = (sheet: StoredSheet, grid: Grid): number | null =>
+const markerOfGrid = (sheet: StoredSheet, grid: Grid): number | null =>
   grid === 'one' || grid === 'in-course'
     ? sheet.markerOneId
     : grid === 'two'
@@ -312,7 +312,7 @@ const stateChange = (values: Partial<typeof scoreSheets.$inferInsert>) => ({
 });
 
 /** Recounts the scripts waiting for a third mark (both submitted); returns the count. */
-export async function refreshFlagged(tx: Database, sheet: StoredSheet): Promise<number> {
+async function refreshFlagged(tx: Database, sheet: StoredSheet): Promise<number> {
   if (sheet.kind !== 'exam' || !unblinded(sheet)) return 0;
   const waiting = (await agreementsOf(tx, sheet)).filter(isWaiting).length;
   if (waiting !== sheet.flagged) {

@@ -6,7 +6,7 @@ import type { Logger } from '../log';
  * Where uploaded files live. Local disk under DATA_DIR/uploads for now; an S3-compatible driver can
  * take its place behind the same three calls, which is what lets API processes stay stateless.
  */
-export interface StoredFile {
+interface StoredFile {
   bytes: Uint8Array;
   contentType: string;
 }

@@ -23,7 +23,7 @@ import { connectSession } from './session';
  * The app actor (machines/app.machine.ts), each child handed its I/O from src/api. How the children work
  * together is the app machine's chart; here they are only made, and their toasts shown.
  */
-export const appLogic = appMachine.provide({
+const appLogic = appMachine.provide({
   actors: {
     session: sessionMachine.provide({ actors: sessionActors }),
     idle: idleMachine.provide({ actors: { watchActivity } }),

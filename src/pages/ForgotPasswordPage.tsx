@@ -12,8 +12,7 @@ import { useOpenForm } from './openForm';
 const machine = formDialogMachine.provide({ actors: { submit: requestResetCode } });
 
 /** Where the code is entered: the reset page, told the address and that a code was asked for. */
-export const resetPageFor = (email: string) =>
-  `${RESET_PASSWORD_PAGE}?${new URLSearchParams({ email, sent: '1' })}`;
+const resetPageFor = (email: string) => `${RESET_PASSWORD_PAGE}?${new URLSearchParams({ email, sent: '1' })}`;
 
 /**
  * /forgot-password (no shell): asks for the account's email address and has a reset code mailed to

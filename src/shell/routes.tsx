@@ -73,7 +73,7 @@ const builtPages: Record<string, () => ReactNode> = {
   '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
 };
 
-export const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({
+const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({
   path: entry.path,
   roles: entry.roles,
   render: builtPages[entry.path] ?? (() => <AreaBeingBuilt title={entry.label} />),

@@ -109,7 +109,7 @@ export function ListView<Row>({
 }
 
 /** What a change of page, filter or order asks while a row holds unsaved work. */
-export const UNSAVED_QUESTION = 'You have unsaved changes on this page. Leave them?';
+const UNSAVED_QUESTION = 'You have unsaved changes on this page. Leave them?';
 
 /** Whether a box scrolls sideways, and whether there is more to its left and to its right. */
 function useScrollEdges(ref: RefObject<HTMLElement | null>) {

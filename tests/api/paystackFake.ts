@@ -15,7 +15,7 @@ import examples from '../fixtures/paystack-openapi/examples.json';
 
 type VerifyData = (typeof examples.verify)['200']['data'];
 
-export interface FakeInitialize {
+interface FakeInitialize {
   reference: string;
   contentType: string;
   body: Record<string, unknown>;

@@ -30,7 +30,7 @@ export interface TestPortal {
   close(): Promise<void>;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   token?: string;
   json?: unknown;
   form?: FormData;

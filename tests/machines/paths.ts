@@ -66,7 +66,7 @@ import { descendantsOf, describeTransition, ownTransitionsOf } from '../../scrip
  */
 
 /** Several values per key: each becomes its own event, so guarded branches on output or error are reached. */
-export type Variants = Readonly<Record<string, readonly unknown[]>>;
+type Variants = Readonly<Record<string, readonly unknown[]>>;
 
 export interface PathModelOptions<TMachine extends AnyStateMachine> {
   /** One traversal per input; coverage is measured on the union. Default: a single `undefined` input. */
@@ -121,7 +121,7 @@ export interface PathModelOptions<TMachine extends AnyStateMachine> {
 }
 
 /** A transition of the definition, named as the chart names it. */
-export interface TransitionInfo {
+interface TransitionInfo {
   /** Stable identity: source id, event descriptor and branch index. */
   key: string;
   source: string;
@@ -135,7 +135,7 @@ export interface TransitionInfo {
   label: string;
 }
 
-export interface ModelStep<TMachine extends AnyStateMachine> {
+interface ModelStep<TMachine extends AnyStateMachine> {
   /** `xstate.init` for the first step. */
   event: AnyEventObject;
   /** The snapshot after `event`. */
@@ -146,7 +146,7 @@ export interface ModelStep<TMachine extends AnyStateMachine> {
   emitted: AnyEventObject[];
 }
 
-export interface ModelPath<TMachine extends AnyStateMachine> {
+interface ModelPath<TMachine extends AnyStateMachine> {
   /** Unique, readable: input number, events, final state. */
   name: string;
   input: InputFrom<TMachine>;
@@ -194,7 +194,7 @@ export interface ReplayStep<TMachine extends AnyStateMachine> {
   timers: readonly PendingTimer[];
 }
 
-export interface Coverage {
+interface Coverage {
   states: { all: string[]; missing: string[] };
   transitions: { all: TransitionInfo[]; missing: TransitionInfo[] };
 }
@@ -263,7 +263,7 @@ function transitionList(transition: AnyTransitionDefinition): readonly AnyTransi
 }
 
 /** Identity by position, not by object: `machine.provide()` rebuilds every transition object. */
-export function transitionInfo(transition: AnyTransitionDefinition): TransitionInfo {
+function transitionInfo(transition: AnyTransitionDefinition): TransitionInfo {
   const list = transitionList(transition);
   const branch = list.indexOf(transition) + 1;
   const event = list === transition.source.always ? '' : String(transition.eventType);
@@ -282,12 +282,12 @@ export function transitionInfo(transition: AnyTransitionDefinition): TransitionI
 }
 
 /** Every state node id below the root, in document order. */
-export function stateIdsOf(machine: AnyStateMachine): string[] {
+function stateIdsOf(machine: AnyStateMachine): string[] {
   return descendantsOf(machine.root).map((node) => `#${node.id}`);
 }
 
 /** Every transition of the definition, the root's included, in document order. */
-export function transitionsOf(machine: AnyStateMachine): TransitionInfo[] {
+function transitionsOf(machine: AnyStateMachine): TransitionInfo[] {
   return [machine.root, ...descendantsOf(machine.root)].flatMap((node) =>
     ownTransitionsOf(node).map(transitionInfo),
   );

@@ -51,7 +51,7 @@ export function openSheet(userId: number, sheetId: number, grid: Grid): SheetAct
 }
 
 /** Whether any open sheet holds marks not saved yet. */
-export const anyUnsaved = () => [...open.values()].some(hasUnsaved);
+const anyUnsaved = () => [...open.values()].some(hasUnsaved);
 
 if (typeof window !== 'undefined') {
   window.addEventListener('beforeunload', (event) => {
