@@ -11,7 +11,7 @@ import { randomSecret, sameHash, sha256 } from '../secrets';
  * SHA-256 of the secret, so a copy of the database signs no one in.
  */
 
-export interface TokenOwner {
+interface TokenOwner {
   tokenId: number;
   userId: number;
   impersonatorId: number | null;
@@ -43,7 +43,7 @@ export async function issueToken(
  * The live token's owner with their role and school, in one statement (every request asks), or null for
  * anything unknown, revoked, expired or of an inactive user.
  */
-export async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
+async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
   const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
   if (!match) return null;
   const id = Number(match[1]);
