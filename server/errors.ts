@@ -68,7 +68,7 @@ export class ProviderUnavailable extends DomainError {
 }
 
 /**
- * 502 with its cause: a call to the provider that failed, and why (contract/payments.ts PROVIDER_FAILURES).
+ * 502 with its cause: a call to the provider that failed, and why (contract/payments.ts ProviderFailureKind).
  * The message is the school's sentence for it; the rest is for the log and the retries, never a secret:
  * the path has no reference (`/transaction/verify/:reference`), and no header or body is kept.
  */

@@ -31,7 +31,7 @@ import { rosterCount, rosterOf, selectRoster, type StoredSheet } from './roster'
 
 /**
  * Score sheets: a diet x course header x paper (optionally one school's), its markers, and its life
- * (contract SHEET_STATES; machines/scoreSheet.machine.ts is the same life as the screen sees it). Every
+ * (contract SheetState; machines/scoreSheet.machine.ts is the same life as the screen sees it). Every
  * change of state locks the sheet's row, so a mark saved meanwhile (which holds the row shared) is
  * either before it or refused after it; each is audited and bumps the sheet's version.
  *

@@ -198,7 +198,7 @@ export const sandboxTransactions = pgTable(
 
 /**
  * Whether the payment provider is failing now (server/payments/health.ts), one row a provider: since
- * when, why (contract/payments.ts PROVIDER_FAILURES) and what it last answered; `alertedAt` when the
+ * when, why (contract/payments.ts ProviderFailureKind) and what it last answered; `alertedAt` when the
  * board was told (a refused key at once, another cause after PROVIDER_ALERT_MINUTES). The next call it
  * answers clears it. No secret is kept: a cause, a status, times.
  */
