@@ -14,7 +14,7 @@ import {
   requiredUploadOf,
   type UploadField,
 } from './candidates';
-import { isRealIsoDate } from './dates';
+import { isoDate } from './dates.validators';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
 
 /**
@@ -31,10 +31,11 @@ const isYear = vine.createRule((value, _options, field: FieldContext) => {
   }
 });
 
-/** A real calendar date written year-month-day (what a date input sends). */
-const isIsoDate = vine.createRule((value, _options, field: FieldContext) => {
-  if (!isRealIsoDate(value)) field.report(M.dateOfBirthInvalid, 'isoDate', field);
-  else if (new Date(`${value}T00:00:00Z`) > new Date()) field.report(R.dateOfBirthFuture, 'isoDate', field);
+/** A date (a real one: the ISO-date rule runs first) that is not after today. */
+const notFuture = vine.createRule((value, _options, field: FieldContext) => {
+  if (typeof value === 'string' && new Date(`${value}T00:00:00Z`) > new Date()) {
+    field.report(R.dateOfBirthFuture, 'notFuture', field);
+  }
 });
 
 /** Below the limit, else 'File is too large' (spec section 9: 2,000,000 bytes). */
@@ -67,7 +68,7 @@ const candidateSchema = vine.object({
   middle_name: text().optional(),
   title: choice(TITLES).optional(),
   school_code: text(20),
-  date_of_birth: vine.string().trim().use(isIsoDate()),
+  date_of_birth: vine.string().trim().use(isoDate()).use(notFuture()),
   candidate_category: choice(CANDIDATE_CATEGORIES.map((c) => c.code)),
   course_header: text(10),
   marital_status: choice(MARITAL_STATUSES.map((m) => m.code)),
@@ -111,6 +112,7 @@ const messages = {
   'last_name.minLength': M.lastNameShort,
   ...required('school_code', M.schoolRequired),
   ...required('date_of_birth', M.dateOfBirthRequired),
+  'date_of_birth.isoDate': M.dateOfBirthInvalid,
   ...required('candidate_category', M.categoryRequired),
   ...required('course_header', M.courseHeaderRequired),
   ...required('marital_status', M.maritalStatusRequired),

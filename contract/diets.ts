@@ -6,6 +6,7 @@
  * for one school (until when, and why). The validators are in diets.validators.ts.
  */
 
+import { DATE_MESSAGES } from './dates';
 import { BOARD_TIME_ZONE, formatDate, formatDateTime } from './format';
 import { rolePrefix, type Role } from './roles';
 
@@ -45,7 +46,7 @@ export const DIET_MESSAGES = {
   nameRequired: 'Name is required',
   tooLong: 'This is too long',
   dateRequired: 'Enter a date (DD/MM/YYYY)',
-  dateInvalid: 'Enter a real date (DD/MM/YYYY)',
+  dateInvalid: DATE_MESSAGES.invalid,
   lastBeforeFirst: 'The last paper cannot be before the first',
   momentRequired: 'Enter a date and time',
   momentInvalid: 'Enter a real date and time',
