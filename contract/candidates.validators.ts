@@ -1,4 +1,4 @@
-import vine, { SimpleMessagesProvider, Vine } from '@vinejs/vine';
+import vine from '@vinejs/vine';
 import type { FieldContext } from '@vinejs/vine/types';
 import {
   CANDIDATE_CATEGORIES,
@@ -15,6 +15,7 @@ import {
   type UploadField,
 } from './candidates';
 import { isoDate } from './dates.validators';
+import { formValidator } from './formValidator';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
 
 /**
@@ -159,9 +160,7 @@ export function withStoredUploads(
   return out;
 }
 
-const candidateVine = new Vine();
-export const candidateValidator = candidateVine.create(candidateSchema);
-candidateValidator.messagesProvider = new SimpleMessagesProvider(messages);
+export const candidateValidator = formValidator(candidateSchema, messages);
 
 /** Every upload field, for code that walks them (the server's content check, the form's inputs). */
 export const CANDIDATE_UPLOAD_FIELDS = UPLOAD_FIELDS;
