@@ -10,8 +10,8 @@ import { Invalid } from '../errors';
  * for a code that names none. A leaf: areas import it without reaching the diets' services.
  */
 
-/** What a form's `diet` field is refused with when its code names no diet. */
-export const unknownDiet = { diet: [DIET_MESSAGES.dietUnknown] };
+/** What a form's `diet` field is refused with when its code names no diet (a fresh object each time). */
+export const unknownDiet = () => ({ diet: [DIET_MESSAGES.dietUnknown] });
 
 /** The condition a query that joins `diets` puts on a code (a list's or a page's `diet` filter). */
 export const dietCodeIs = (code: string) => eq(diets.code, code.trim().toUpperCase());
@@ -28,6 +28,6 @@ export async function dietByCode(db: Database, code: string) {
 /** The diet a form's `diet` field names, or the field's refusal (422). */
 export async function namedDiet(db: Database, code: string) {
   const diet = await dietByCode(db, code);
-  if (!diet) throw new Invalid(unknownDiet);
+  if (!diet) throw new Invalid(unknownDiet());
   return diet;
 }

@@ -66,7 +66,7 @@ export async function recordOffence(tx: Database, actor: Actor, input: OffenceIn
   if (!candidate || !diet) {
     throw new Invalid({
       ...(candidate ? {} : { candidate_index: [M.candidateUnknown] }),
-      ...(diet ? {} : unknownDiet),
+      ...(diet ? {} : unknownDiet()),
     });
   }
   // By diets, or by dates: never both.

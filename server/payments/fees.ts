@@ -100,7 +100,7 @@ async function resolveChoices(db: Database, input: FeeInput) {
     ? await db.select({ id: courseHeaders.id }).from(courseHeaders).where(inArray(courseHeaders.code, codes))
     : [];
   const problems: Record<string, string[]> = {};
-  if (!diet) Object.assign(problems, unknownDiet);
+  if (!diet) Object.assign(problems, unknownDiet());
   if (headers.length !== codes.length) problems.course_headers = [M.courseHeadersInvalid];
   if (Object.keys(problems).length) throw new Invalid(problems);
   return { dietId: diet!.id, courseHeaderIds: headers.map((h) => h.id).sort((a, b) => a - b) };

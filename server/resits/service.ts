@@ -78,7 +78,7 @@ export async function addResit(tx: Database, actor: Actor, scope: ListScope, inp
   if (unknown || !diet) {
     throw new Invalid({
       ...(unknown ? { candidate_index: [M.candidateUnknown] } : {}),
-      ...(diet ? {} : unknownDiet),
+      ...(diet ? {} : unknownDiet()),
     });
   }
   if (diet.closedAt) throw new Invalid({ diet: [M.dietClosed] });
