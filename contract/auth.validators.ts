@@ -1,5 +1,6 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
 import { AUTH_MESSAGES } from './auth';
+import { formValidator } from './formValidator';
 
 /** The sign-in validators, kept apart from contract/auth.ts so the login page's chunk stays free of
  * VineJS; the server runs them on every call. */
@@ -31,11 +32,6 @@ const authMessages = {
   'login_id.minLength': AUTH_MESSAGES.loginExpired,
 };
 
-function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
-  validator.messagesProvider = new SimpleMessagesProvider(authMessages);
-  return validator;
-}
-
-export const loginValidator = withMessages(vine.create(loginSchema));
-export const confirmCodeValidator = withMessages(vine.create(confirmCodeSchema));
-export const resendCodeValidator = withMessages(vine.create(resendCodeSchema));
+export const loginValidator = formValidator(loginSchema, authMessages);
+export const confirmCodeValidator = formValidator(confirmCodeSchema, authMessages);
+export const resendCodeValidator = formValidator(resendCodeSchema, authMessages);

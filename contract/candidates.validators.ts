@@ -1,4 +1,4 @@
-import vine, { SimpleMessagesProvider, Vine } from '@vinejs/vine';
+import vine from '@vinejs/vine';
 import type { FieldContext } from '@vinejs/vine/types';
 import {
   CANDIDATE_CATEGORIES,
@@ -14,7 +14,8 @@ import {
   requiredUploadOf,
   type UploadField,
 } from './candidates';
-import { isRealIsoDate } from './dates';
+import { isoDate } from './dates.validators';
+import { formValidator } from './formValidator';
 import { GENDERS, MARITAL_STATUSES, NAME_MIN_LENGTH, UPLOAD_LIMIT_BYTES } from './constants';
 
 /**
@@ -31,10 +32,11 @@ const isYear = vine.createRule((value, _options, field: FieldContext) => {
   }
 });
 
-/** A real calendar date written year-month-day (what a date input sends). */
-const isIsoDate = vine.createRule((value, _options, field: FieldContext) => {
-  if (!isRealIsoDate(value)) field.report(M.dateOfBirthInvalid, 'isoDate', field);
-  else if (new Date(`${value}T00:00:00Z`) > new Date()) field.report(R.dateOfBirthFuture, 'isoDate', field);
+/** A date (a real one: the ISO-date rule runs first) that is not after today. */
+const notFuture = vine.createRule((value, _options, field: FieldContext) => {
+  if (typeof value === 'string' && new Date(`${value}T00:00:00Z`) > new Date()) {
+    field.report(R.dateOfBirthFuture, 'notFuture', field);
+  }
 });
 
 /** Below the limit, else 'File is too large' (spec section 9: 2,000,000 bytes). */
@@ -67,7 +69,7 @@ const candidateSchema = vine.object({
   middle_name: text().optional(),
   title: choice(TITLES).optional(),
   school_code: text(20),
-  date_of_birth: vine.string().trim().use(isIsoDate()),
+  date_of_birth: vine.string().trim().use(isoDate()).use(notFuture()),
   candidate_category: choice(CANDIDATE_CATEGORIES.map((c) => c.code)),
   course_header: text(10),
   marital_status: choice(MARITAL_STATUSES.map((m) => m.code)),
@@ -111,6 +113,7 @@ const messages = {
   'last_name.minLength': M.lastNameShort,
   ...required('school_code', M.schoolRequired),
   ...required('date_of_birth', M.dateOfBirthRequired),
+  'date_of_birth.isoDate': M.dateOfBirthInvalid,
   ...required('candidate_category', M.categoryRequired),
   ...required('course_header', M.courseHeaderRequired),
   ...required('marital_status', M.maritalStatusRequired),
@@ -157,9 +160,7 @@ export function withStoredUploads(
   return out;
 }
 
-const candidateVine = new Vine();
-export const candidateValidator = candidateVine.create(candidateSchema);
-candidateValidator.messagesProvider = new SimpleMessagesProvider(messages);
+export const candidateValidator = formValidator(candidateSchema, messages);
 
 /** Every upload field, for code that walks them (the server's content check, the form's inputs). */
 export const CANDIDATE_UPLOAD_FIELDS = UPLOAD_FIELDS;

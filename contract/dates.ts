@@ -4,6 +4,11 @@
  * here, for a candidate's date of birth and an offence's sanction dates alike.
  */
 
+export const DATE_MESSAGES = {
+  /** A date that is not a real one (31/02/2027), or not written as one. */
+  invalid: 'Enter a real date (DD/MM/YYYY)',
+} as const;
+
 /** A real calendar date written year-month-day (what the API takes). */
 export function isRealIsoDate(value: unknown): value is string {
   const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;

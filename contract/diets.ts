@@ -6,6 +6,7 @@
  * for one school (until when, and why). The validators are in diets.validators.ts.
  */
 
+import { DATE_MESSAGES, isRealIsoDate } from './dates';
 import { BOARD_TIME_ZONE, formatDate, formatDateTime } from './format';
 import { rolePrefix, type Role } from './roles';
 
@@ -13,8 +14,8 @@ import { rolePrefix, type Role } from './roles';
 export const DIET_CODE_PATTERN = /^[A-Z0-9][A-Z0-9-]{1,19}$/;
 export const DIET_NAME_MAX = 120;
 export const EXTENSION_REASON_MAX = 500;
-/** A moment as the board types it, in Lagos time: 2027-03-31T17:00 (seconds optional). */
-const BOARD_MOMENT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+/** The time of a moment as the board types it (17:00, seconds optional), after its date and a 'T'. */
+const BOARD_TIME_PATTERN = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
 /** Reminders go to schools with verified candidates still unregistered, this many hours before closing. */
 export const REMINDER_HOURS = [72, 24] as const;
 
@@ -45,7 +46,7 @@ export const DIET_MESSAGES = {
   nameRequired: 'Name is required',
   tooLong: 'This is too long',
   dateRequired: 'Enter a date (DD/MM/YYYY)',
-  dateInvalid: 'Enter a real date (DD/MM/YYYY)',
+  dateInvalid: DATE_MESSAGES.invalid,
   lastBeforeFirst: 'The last paper cannot be before the first',
   momentRequired: 'Enter a date and time',
   momentInvalid: 'Enter a real date and time',
@@ -147,22 +148,16 @@ const lagosOffset = new Intl.DateTimeFormat('en-GB', {
  * not a real date and time. The zone's offset comes from the runtime's zone data, not a constant.
  */
 export function parseBoardMoment(typed: string): string | null {
-  const match = BOARD_MOMENT_PATTERN.exec(typed.trim());
-  if (!match) return null;
-  const [year, month, day, hour, minute, second = '0'] = match.slice(1).map((part) => part ?? '0');
-  const asUtc = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second);
-  const date = new Date(asUtc);
-  if (
-    date.getUTCFullYear() !== +year ||
-    date.getUTCMonth() !== +month - 1 ||
-    date.getUTCDate() !== +day ||
-    +hour > 23 ||
-    +minute > 59 ||
-    +second > 59
-  ) {
-    return null;
-  }
-  const zone = lagosOffset.formatToParts(date).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  // The date by the one ISO-date rule (contract/dates.ts), the time by its own pattern.
+  const [day, time, ...more] = typed.trim().split('T');
+  const clock = time !== undefined && !more.length ? BOARD_TIME_PATTERN.exec(time) : null;
+  if (!clock || !isRealIsoDate(day)) return null;
+  const [hour, minute, second = '0'] = clock.slice(1);
+  if (+hour > 23 || +minute > 59 || +second > 59) return null;
+  const [year, month, date] = day.split('-');
+  const asUtc = Date.UTC(+year, +month - 1, +date, +hour, +minute, +second);
+  const zone =
+    lagosOffset.formatToParts(new Date(asUtc)).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
   const offset = /GMT([+-])(\d{2}):(\d{2})/.exec(zone);
   const minutes = offset ? (offset[1] === '-' ? -1 : 1) * (+offset[2] * 60 + +offset[3]) : 0;
   return new Date(asUtc - minutes * 60_000).toISOString();

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine';
 import type { FieldContext } from '@vinejs/vine/types';
 import { isRealIsoDate } from './dates';
+import { isoDate } from './dates.validators';
 import {
   DIET_CODE_PATTERN,
   DIET_MESSAGES as M,
@@ -14,10 +15,6 @@ import { formValidator } from './formValidator';
  * A diet's form and an extension's, run by the dialog in the browser and by the server on every call.
  * Dates are YYYY-MM-DD; moments are typed in Lagos time (2027-03-31T17:00) and come out as ISO instants.
  */
-
-const isoDate = vine.createRule((value, _options, field: FieldContext) => {
-  if (!isRealIsoDate(value)) field.report(M.dateInvalid, 'isoDate', field);
-});
 
 /** A Lagos moment, replaced by its instant. */
 const boardMoment = vine.createRule((value, _options, field: FieldContext) => {

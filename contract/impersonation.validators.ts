@@ -1,4 +1,5 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { ID_RULES, idField } from './input';
 import { IMPERSONATION_MESSAGES, REASON_MAX_LENGTH, REASON_MIN_LENGTH } from './impersonation';
 
@@ -24,10 +25,5 @@ const messages = {
   'token.maxLength': IMPERSONATION_MESSAGES.switchBackRefused,
 };
 
-function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
-  validator.messagesProvider = new SimpleMessagesProvider(messages);
-  return validator;
-}
-
-export const startImpersonationValidator = withMessages(vine.create(startSchema));
-export const switchBackValidator = withMessages(vine.create(switchBackSchema));
+export const startImpersonationValidator = formValidator(startSchema, messages);
+export const switchBackValidator = formValidator(switchBackSchema, messages);

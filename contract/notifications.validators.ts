@@ -1,4 +1,5 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
+import { formValidator } from './formValidator';
 import { ID_RULES, idField } from './input';
 import { MESSAGE_LIMITS, NOTIFICATION_MESSAGES } from './notifications';
 
@@ -27,10 +28,5 @@ const messages = {
   'all.boolean': NOTIFICATION_MESSAGES.markWhich,
 };
 
-function withMessages<T extends { messagesProvider: unknown }>(validator: T): T {
-  validator.messagesProvider = new SimpleMessagesProvider(messages);
-  return validator;
-}
-
-export const messageBoardValidator = withMessages(vine.create(messageBoardSchema));
-export const markReadValidator = withMessages(vine.create(markReadSchema));
+export const messageBoardValidator = formValidator(messageBoardSchema, messages);
+export const markReadValidator = formValidator(markReadSchema, messages);

@@ -7,6 +7,7 @@
  * validator is in offenders.validators.ts.
  */
 
+import { DATE_MESSAGES } from './dates';
 import { formatDate } from './format';
 import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedRow } from './listed';
 
@@ -28,7 +29,7 @@ export const OFFENDER_MESSAGES = {
   offenceRequired: 'Describe the offence',
   sanctionRequired: 'Enter the sanction',
   sanctionFromRequired: 'Enter the date the sanction starts, or the number of diets it runs for',
-  dateInvalid: 'Enter a real date (DD/MM/YYYY)',
+  dateInvalid: DATE_MESSAGES.invalid,
   untilBeforeFrom: 'The sanction cannot end before it starts',
   recorded: 'The offence is recorded.',
   removed: 'The offence is removed from the list.',

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine';
 import type { FieldContext } from '@vinejs/vine/types';
 import { isRealIsoDate } from './dates';
+import { isoDate } from './dates.validators';
 import { formValidator } from './formValidator';
 import { OFFENCE_LIMITS as L, OFFENDER_MESSAGES as M } from './offenders';
 
@@ -8,10 +9,6 @@ import { OFFENCE_LIMITS as L, OFFENDER_MESSAGES as M } from './offenders';
  * Recording an offence: run by the dialog's form in the browser and again by the server. Whether the
  * index number names an indexed candidate only the server can say.
  */
-
-const isoDate = vine.createRule((value, _options, field: FieldContext) => {
-  if (!isRealIsoDate(value)) field.report(M.dateInvalid, 'isoDate', field);
-});
 
 /** The end, when given, is not before the start (ISO dates compare as text). */
 const notBeforeFrom = vine.createRule((value, _options, field: FieldContext) => {

@@ -6,6 +6,8 @@
  * the provider (Paystack, or the portal's own sandbox), one settle path and the reconciliation queue.
  */
 
+import { DIET_MESSAGES } from './diets';
+
 export const FEE_KINDS = ['indexing', 'registration', 'late_registration', 'resit', 'other'] as const;
 export type FeeKind = (typeof FEE_KINDS)[number];
 export const FEE_KIND_LABELS: Record<FeeKind, string> = {
@@ -308,7 +310,7 @@ export const PAYMENT_MESSAGES = {
   amountRequired: 'Amount is required',
   amountInvalid: `Enter an amount in naira from 1 to ${FEE_AMOUNT_MAX_NAIRA.toLocaleString('en-NG')}, with at most two decimals`,
   dietRequired: 'Choose the diet',
-  dietUnknown: 'There is no such diet.',
+  dietUnknown: DIET_MESSAGES.dietUnknown,
   courseHeadersInvalid: 'Choose course headers from the list',
   statusInvalid: 'Choose active or inactive',
   statusChoose: 'Choose a status from the list',

@@ -10,6 +10,8 @@
  * marker types) and on the server (which decides).
  */
 
+import { DIET_MESSAGES } from './diets';
+
 export const QUESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'] as const;
 export const SEMESTERS = ['first_semester_score', 'second_semester_score', 'third_semester_score'] as const;
 
@@ -523,7 +525,7 @@ export const SCORE_MESSAGES = {
   weightInvalid: 'Give a whole percent from 0 to 100.',
   passMarkInvalid: 'Give a whole percent from 0 to 100.',
   bandsInvalid: 'Give each grade a letter and its lowest mark, highest first, the last starting at 0.',
-  dietUnknown: 'There is no such diet.',
+  dietUnknown: DIET_MESSAGES.dietUnknown,
   schoolUnknown: 'There is no such training school.',
   paperRequired: 'Choose the paper.',
   paperWrongCourse: 'This paper is not one of this course header’s.',

@@ -2,7 +2,8 @@ import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../contract/lists';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, diets, trainingSchools } from '../db/schema';
+import { candidates, courseHeaders, trainingSchools } from '../db/schema';
+import { dietIdOf } from '../diets/byCode';
 import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
@@ -36,10 +37,7 @@ export function searchConditions(search: string): SQL[] {
 }
 
 /** The diet a list's registrations are for: the one its `diet` filter names, or the current one. */
-const dietOf = (query: ListQuery) =>
-  query.filters.diet
-    ? sql`(select ${diets.id} from ${diets} where ${diets.code} = ${query.filters.diet})`
-    : CURRENT_DIET_ID;
+const dietOf = (query: ListQuery) => (query.filters.diet ? dietIdOf(query.filters.diet) : CURRENT_DIET_ID);
 
 const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(query)).$dynamic();
 

@@ -5,6 +5,7 @@ import {
   type CourseStatus,
   type CourseStatusField,
 } from '../../contract/courses';
+import type { AuditAction } from '../../contract/audit';
 import type { courseHeaderValidator } from '../../contract/courses.validators';
 import { audit, changeAudited, type Actor } from '../audit';
 import type { Database } from '../db/client';
@@ -106,8 +107,14 @@ export async function updateCourseHeader(tx: Database, actor: Actor, id: number,
   return answer(tx, row);
 }
 
-/** Each status field's column, as Drizzle names it. */
-const statusKey = { indexing_status: 'indexingStatus', registration_status: 'registrationStatus' } as const;
+/** Each status field's column, as Drizzle names it, and the audit action its change is filed under. */
+const statusFields = {
+  indexing_status: { key: 'indexingStatus', action: 'course_header.indexing_status_changed' },
+  registration_status: { key: 'registrationStatus', action: 'course_header.registration_status_changed' },
+} as const satisfies Record<
+  CourseStatusField,
+  { key: keyof typeof courseHeaders.$inferSelect; action: AuditAction }
+>;
 
 /**
  * Opens or closes indexing or registration. Takes effect at once: the candidate form and the school
@@ -124,9 +131,9 @@ export async function setCourseStatus(
     table: courseHeaders,
     id,
     notFound: M.notFound,
-    action: `course_header.${field}_changed`,
-    snapshot: (header) => ({ code: header.code, [field]: header[statusKey[field]] }),
-    set: () => ({ [statusKey[field]]: value }),
+    action: statusFields[field].action,
+    snapshot: (header) => ({ code: header.code, [field]: header[statusFields[field].key] }),
+    set: () => ({ [statusFields[field].key]: value }),
   });
   return answer(tx, row);
 }

@@ -166,12 +166,6 @@ export async function dietChoices(db: Database): Promise<DietChoice[]> {
   }));
 }
 
-/** A diet by its code (filters and forms name diets so); null when there is none. */
-export async function dietByCode(db: Database, code: string) {
-  const [row] = await db.select().from(diets).where(eq(diets.code, code.trim().toUpperCase()));
-  return row ?? null;
-}
-
 export async function listExtensions(db: Database, dietId: number): Promise<DietExtension[]> {
   await loadDiet(db, dietId);
   const rows = await db

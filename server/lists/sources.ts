@@ -14,6 +14,7 @@ import {
   resits,
   trainingSchools,
 } from '../db/schema';
+import { dietCodeIs } from '../diets/byCode';
 import { containsPattern } from '../http/paging';
 import { columns as courseColumns, withCounts } from '../courses/service';
 import { selectDiets, toDietRow } from '../diets/service';
@@ -86,7 +87,7 @@ export const feeSource = {
   key: fees.id,
   search: feeSearch,
   filters: {
-    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    diet: dietCodeIs,
     status: (status: string) => eq(fees.status, status as FeeStatus),
     kind: (kind: string) => eq(fees.kind, kind as FeeKind),
   },

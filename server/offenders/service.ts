@@ -7,7 +7,7 @@ import type { Database } from '../db/client';
 import { examOffences } from '../db/schema';
 import { Invalid, NotFound } from '../errors';
 import { CURRENT_DIET_ID } from '../candidates/records';
-import { dietByCode } from '../diets/service';
+import { dietByCode, unknownDiet } from '../diets/byCode';
 import { dietOf, findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { sanctionCovers, sanctionRunsOn } from '../sanctions';
 
@@ -66,7 +66,7 @@ export async function recordOffence(tx: Database, actor: Actor, input: OffenceIn
   if (!candidate || !diet) {
     throw new Invalid({
       ...(candidate ? {} : { candidate_index: [M.candidateUnknown] }),
-      ...(diet ? {} : { diet: [M.dietUnknown] }),
+      ...(diet ? {} : unknownDiet()),
     });
   }
   // By diets, or by dates: never both.

@@ -4,6 +4,7 @@ import type { feeValidator } from '../../contract/payments.validators';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { courseHeaders, diets, fees, payments } from '../db/schema';
+import { dietByCode, unknownDiet } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { containsPattern } from '../http/paging';
 
@@ -93,13 +94,13 @@ export const feeSearch = (text: string) => [ilike(fees.title, containsPattern(te
 
 /** The diet (by code) and the course headers (by code) a fee form names, or its fields' messages. */
 async function resolveChoices(db: Database, input: FeeInput) {
-  const [diet] = await db.select({ id: diets.id }).from(diets).where(eq(diets.code, input.diet));
+  const diet = await dietByCode(db, input.diet);
   const codes = input.course_headers ?? [];
   const headers = codes.length
     ? await db.select({ id: courseHeaders.id }).from(courseHeaders).where(inArray(courseHeaders.code, codes))
     : [];
   const problems: Record<string, string[]> = {};
-  if (!diet) problems.diet = [M.dietUnknown];
+  if (!diet) Object.assign(problems, unknownDiet());
   if (headers.length !== codes.length) problems.course_headers = [M.courseHeadersInvalid];
   if (Object.keys(problems).length) throw new Invalid(problems);
   return { dietId: diet!.id, courseHeaderIds: headers.map((h) => h.id).sort((a, b) => a - b) };

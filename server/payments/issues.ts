@@ -8,6 +8,7 @@ import {
 import { changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { diets, fees, paymentIssues, payments, trainingSchools, users } from '../db/schema';
+import { dietCodeIs } from '../diets/byCode';
 import { Refused } from '../errors';
 import { containsPattern } from '../http/paging';
 import { selectPayments, toPaymentRow } from './service';
@@ -81,7 +82,7 @@ export const paymentHistorySource = {
   },
   filters: {
     status: (status: string) => eq(payments.status, status as PaymentStatus),
-    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    diet: dietCodeIs,
     school: (code: string) => eq(trainingSchools.code, code.toUpperCase()),
   },
   sorts: { started: [], amount: [payments.amountKobo] },

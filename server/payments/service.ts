@@ -30,6 +30,7 @@ import {
   users,
 } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
+import { dietCodeIs } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { completeFees, selectFees, toFeeRow } from './fees';
 import type { PaymentProvider } from './provider';
@@ -443,9 +444,7 @@ export async function withRegistrationFee<Row extends CandidateRow>(
 ): Promise<Row[]> {
   const registered = rows.filter((row) => row.reg_status === 'registered');
   if (!registered.length) return rows;
-  const dietCondition = query.filters.diet
-    ? eq(diets.code, query.filters.diet.toUpperCase())
-    : eq(diets.current, true);
+  const dietCondition = query.filters.diet ? dietCodeIs(query.filters.diet) : eq(diets.current, true);
   const dietFees = await db
     .select({ id: fees.id, status: fees.status, courseHeaderIds: fees.courseHeaderIds })
     .from(fees)

@@ -7,7 +7,7 @@ import type { ListScope } from '../candidates/list';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, diets, resits, trainingSchools } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
-import { dietByCode } from '../diets/service';
+import { dietByCode, unknownDiet } from '../diets/byCode';
 import { decideWindow, extensionOf, windowRefusal, type CurrentDiet } from '../diets/window';
 import { dietOf, findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
 import { activeSanction } from '../sanctions';
@@ -78,7 +78,7 @@ export async function addResit(tx: Database, actor: Actor, scope: ListScope, inp
   if (unknown || !diet) {
     throw new Invalid({
       ...(unknown ? { candidate_index: [M.candidateUnknown] } : {}),
-      ...(diet ? {} : { diet: [M.dietUnknown] }),
+      ...(diet ? {} : unknownDiet()),
     });
   }
   if (diet.closedAt) throw new Invalid({ diet: [M.dietClosed] });

@@ -1,4 +1,4 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
 import { asc } from 'drizzle-orm';
 import {
   CANDIDATE_OUTCOME_MESSAGES as O,
@@ -7,6 +7,7 @@ import {
   type CandidateFormOptions,
   type UploadField,
 } from '../../contract/candidates';
+import { formValidator } from '../../contract/formValidator';
 import { checkCandidateForm } from '../candidates/form';
 import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
@@ -52,8 +53,7 @@ const editForm = checkedForm(async (body, c) => {
   });
 });
 
-const verificationValidator = vine.create(vine.object({ verified: vine.boolean() }));
-verificationValidator.messagesProvider = new SimpleMessagesProvider({
+const verificationValidator = formValidator(vine.object({ verified: vine.boolean() }), {
   'verified.required': R.choose,
   'verified.boolean': R.choose,
 });

@@ -1,10 +1,11 @@
-import vine, { SimpleMessagesProvider } from '@vinejs/vine';
+import vine from '@vinejs/vine';
 import {
   CANDIDATE_OUTCOME_MESSAGES as O,
   CANDIDATE_RULE_MESSAGES as R,
   REG_STATUSES,
 } from '../../contract/candidates';
 import { DIET_CODE_PATTERN, DIET_MESSAGES } from '../../contract/diets';
+import { formValidator } from '../../contract/formValidator';
 import {
   BULK_REGISTRATION_LIMIT,
   BULK_REGISTRATION_MESSAGES as B,
@@ -21,8 +22,7 @@ import { ok } from '../http/respond';
 import { post, type Route } from '../http/route';
 import { json } from '../http/validate';
 
-const regStatusValidator = vine.create(vine.object({ reg_status: vine.enum(REG_STATUSES) }));
-regStatusValidator.messagesProvider = new SimpleMessagesProvider({
+const regStatusValidator = formValidator(vine.object({ reg_status: vine.enum(REG_STATUSES) }), {
   'reg_status.required': R.choose,
   'reg_status.enum': R.choose,
 });
@@ -30,7 +30,7 @@ regStatusValidator.messagesProvider = new SimpleMessagesProvider({
 /** The largest id a candidate can have (a PostgreSQL integer): anything past it is not an id. */
 const MAX_ID = 2_147_483_647;
 
-const bulkValidator = vine.create(
+const bulkValidator = formValidator(
   vine.object({
     candidate_ids: vine
       .array(vine.number({ strict: true }).withoutDecimals().min(1).max(MAX_ID))
@@ -42,26 +42,26 @@ const bulkValidator = vine.create(
     course_header: vine.string().trim().maxLength(10).optional(),
     year: vine.number({ strict: true }).withoutDecimals().min(1950).max(9999).optional(),
   }),
+  {
+    'candidate_ids.array': B.chooseCandidates,
+    'candidate_ids.array.minLength': B.chooseCandidates,
+    'candidate_ids.array.maxLength': B.tooMany,
+    'candidate_ids.*.number': O.notFound,
+    'candidate_ids.*.withoutDecimals': O.notFound,
+    'candidate_ids.*.min': O.notFound,
+    'candidate_ids.*.max': O.notFound,
+    'candidate_ids.*.required': O.notFound,
+    'all_verified.literal': B.oneWay,
+    'diet.regex': DIET_MESSAGES.dietUnknown,
+    'diet.string': DIET_MESSAGES.dietUnknown,
+    'course_header.string': R.choose,
+    'course_header.maxLength': R.tooLong,
+    'year.number': R.yearInvalid,
+    'year.withoutDecimals': R.yearInvalid,
+    'year.min': R.yearInvalid,
+    'year.max': R.yearInvalid,
+  },
 );
-bulkValidator.messagesProvider = new SimpleMessagesProvider({
-  'candidate_ids.array': B.chooseCandidates,
-  'candidate_ids.array.minLength': B.chooseCandidates,
-  'candidate_ids.array.maxLength': B.tooMany,
-  'candidate_ids.*.number': O.notFound,
-  'candidate_ids.*.withoutDecimals': O.notFound,
-  'candidate_ids.*.min': O.notFound,
-  'candidate_ids.*.max': O.notFound,
-  'candidate_ids.*.required': O.notFound,
-  'all_verified.literal': B.oneWay,
-  'diet.regex': DIET_MESSAGES.dietUnknown,
-  'diet.string': DIET_MESSAGES.dietUnknown,
-  'course_header.string': R.choose,
-  'course_header.maxLength': R.tooLong,
-  'year.number': R.yearInvalid,
-  'year.withoutDecimals': R.yearInvalid,
-  'year.min': R.yearInvalid,
-  'year.max': R.yearInvalid,
-});
 
 /** Exactly one way of asking: the ticked ids, or every verified candidate of the named diet. */
 function askOf(body: Awaited<ReturnType<typeof bulkValidator.validate>>): BulkRegistrationAsk {

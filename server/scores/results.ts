@@ -32,6 +32,7 @@ import {
   scoreSheets,
   trainingSchools,
 } from '../db/schema';
+import { dietCodeIs, namedDiet } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { searchConditions } from '../candidates/list';
 import { sanctionCovers } from '../sanctions';
@@ -52,14 +53,8 @@ const WITHHELD_NOTE = 'Under an exam sanction for this diet, or an offence recor
 
 type HoldInput = Awaited<ReturnType<typeof holdValidator.validate>>;
 
-async function dietByCode(db: Database, code: string) {
-  const [diet] = await db.select().from(diets).where(eq(diets.code, code.toUpperCase()));
-  if (!diet) throw new Invalid({ diet: [M.dietUnknown] });
-  return diet;
-}
-
 async function pairOf(db: Database, input: { diet: string; course_header: string }) {
-  const diet = await dietByCode(db, input.diet);
+  const diet = await namedDiet(db, input.diet);
   const header = await courseHeaderByCode(db, input.course_header);
   return { diet, header };
 }
@@ -464,7 +459,7 @@ export async function publications(db: Database, dietCode: string | null): Promi
         eq(resultPublications.courseHeaderId, scoreSheets.courseHeaderId),
       ),
     )
-    .where(dietCode ? eq(diets.code, dietCode.toUpperCase()) : undefined)
+    .where(dietCode ? dietCodeIs(dietCode) : undefined)
     .groupBy(diets.id, courseHeaders.id, resultPublications.dietId, resultPublications.courseHeaderId)
     .orderBy(asc(diets.firstPaperOn), asc(courseHeaders.code));
   return rows.map(({ publishedAt, withdrawnAt, withdrawReason, ...row }) => {
@@ -603,7 +598,7 @@ async function recomputeCandidate(tx: Database, dietId: number, candidateId: num
 }
 
 export async function holdResult(tx: Database, actor: Actor, input: HoldInput) {
-  const diet = await dietByCode(tx, input.diet);
+  const diet = await namedDiet(tx, input.diet);
   const [candidate] = await tx
     .select({ id: candidates.id })
     .from(candidates)
@@ -650,7 +645,7 @@ export async function openHolds(db: Database, dietCode: string | null): Promise<
     .from(resultHolds)
     .innerJoin(diets, eq(diets.id, resultHolds.dietId))
     .innerJoin(candidates, eq(candidates.id, resultHolds.candidateId))
-    .where(and(isNull(resultHolds.releasedAt), dietCode ? eq(diets.code, dietCode.toUpperCase()) : undefined))
+    .where(and(isNull(resultHolds.releasedAt), dietCode ? dietCodeIs(dietCode) : undefined))
     .orderBy(asc(resultHolds.id));
   return rows.map((row) => ({
     id: row.id,
@@ -742,7 +737,7 @@ export const resultSource = {
   school: results.trainingSchoolId,
   search: searchConditions,
   filters: {
-    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    diet: dietCodeIs,
     course_header: (code: string) => eq(courseHeaders.code, code.toUpperCase()),
     outcome: (outcome: string) => eq(results.outcome, outcome as ResultOutcome),
     school: (code: string) => eq(trainingSchools.code, code.toUpperCase()),
@@ -789,7 +784,7 @@ export const publishedResultSource = {
   school: publishedResults.trainingSchoolId,
   search: searchConditions,
   filters: {
-    diet: (code: string) => eq(diets.code, code.toUpperCase()),
+    diet: dietCodeIs,
     course_header: (code: string) => eq(courseHeaders.code, code.toUpperCase()),
     outcome: (outcome: string) => eq(publishedResults.outcome, outcome as ResultOutcome),
   },

@@ -23,6 +23,7 @@ import {
   trainingSchools,
   users,
 } from '../db/schema';
+import { dietCodeIs, namedDiet } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { unblinded, visibleFlagged } from './blind';
 import { courseHeaderByCode } from './papers';
@@ -101,7 +102,7 @@ export async function readSheet(db: Database, id: number): Promise<SheetRow> {
 /** The sheets of a diet (every diet's when none is named), by course header and paper. */
 export async function listSheets(db: Database, dietCode: string | null): Promise<SheetRow[]> {
   const rows = await selectSheets(db)
-    .where(dietCode ? eq(diets.code, dietCode.toUpperCase()) : undefined)
+    .where(dietCode ? dietCodeIs(dietCode) : undefined)
     .orderBy(asc(courseHeaders.code), asc(scoreSheets.kind), asc(papers.name), asc(scoreSheets.id));
   if (!rows.length) return [];
   // Each sheet's candidates, counted in one query grouped by sheet.
@@ -149,8 +150,7 @@ export const markers = (db: Database) =>
     .orderBy(asc(users.name));
 
 export async function createSheet(tx: Database, actor: Actor, input: SheetInput): Promise<SheetRow> {
-  const [diet] = await tx.select({ id: diets.id }).from(diets).where(eq(diets.code, input.diet));
-  if (!diet) throw new Invalid({ diet: [M.dietUnknown] });
+  const diet = await namedDiet(tx, input.diet);
   const header = await courseHeaderByCode(tx, input.course_header);
   let paperId: number | null = null;
   if (input.kind === 'exam') {
