@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { EXAM_MONTHS } from '../../contract/candidates';
 import { parseBoardMoment } from '../../contract/diets';
 import { formatDateTime } from '../../contract/format';
 import type { Database } from '../db/client';
@@ -23,24 +24,9 @@ export interface DemoDiets {
   current: DemoDiet;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /** A diet named by the month and year of its first paper, as boards name their sittings. */
 const named = (firstPaper: Date) => {
-  const month = MONTHS[firstPaper.getUTCMonth()];
+  const month = EXAM_MONTHS[firstPaper.getUTCMonth()];
   const year = firstPaper.getUTCFullYear();
   return {
     code: `${month.slice(0, 3).toUpperCase()}-${year}`,
