@@ -164,3 +164,9 @@ export const candidateValidator = formValidator(candidateSchema, messages);
 
 /** Every upload field, for code that walks them (the server's content check, the form's inputs). */
 export const CANDIDATE_UPLOAD_FIELDS = UPLOAD_FIELDS;
+
+/** The board's verification of one candidate (verified or not). */
+export const verificationValidator = formValidator(vine.object({ verified: vine.boolean() }), {
+  'verified.required': R.choose,
+  'verified.boolean': R.choose,
+});

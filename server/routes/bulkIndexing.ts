@@ -1,7 +1,6 @@
-import vine from '@vinejs/vine';
 import { boardToday } from '../boardDate';
 import { BULK_EXAMPLE, BULK_LIMITS as L, BULK_MESSAGES as M, BULK_PATHS } from '../../contract/bulkIndexing';
-import { formValidator } from '../../contract/formValidator';
+import { bulkRangeValidator } from '../../contract/bulkIndexing.validators';
 import { importChunk, loadReport, reportCsv, stageBatch, templateCsv } from '../candidates/bulk';
 import { Invalid } from '../errors';
 import { actorOf, dbOf, withStorage, type AppContext } from '../http/context';
@@ -44,19 +43,6 @@ const stagedFiles = checkedForm(
   },
 );
 
-const rangeValidator = formValidator(
-  vine.object({
-    from: vine.number({ strict: true }).withoutDecimals().range([1, L.rows]),
-    count: vine.number({ strict: true }).withoutDecimals().range([1, 200]),
-  }),
-  {
-    required: M.rangeInvalid,
-    number: M.rangeInvalid,
-    withoutDecimals: M.rangeInvalid,
-    range: M.rangeInvalid,
-  },
-);
-
 /** Bulk indexing (board admins): the template, the dry run, the import by chunks, and the report. */
 export const bulkIndexingRoutes: Route[] = [
   get(BULK_PATHS.template, ADMIN, () => csvDownload(templateCsv(BULK_EXAMPLE), 'candidates-template')),
@@ -68,7 +54,7 @@ export const bulkIndexingRoutes: Route[] = [
 
   get('/api/admin/bulk-indexing/:id', ADMIN, async (c) => ok(c, await loadReport(dbOf(c), batchId(c)))),
 
-  post('/api/admin/bulk-indexing/:id/import', ADMIN, json(rangeValidator), async (c) => {
+  post('/api/admin/bulk-indexing/:id/import', ADMIN, json(bulkRangeValidator), async (c) => {
     const id = batchId(c);
     const { report, indexed } = await importChunk(withStorage(c), actorOf(c), id, c.req.valid('json'));
     return ok(c, report, M.imported(indexed));

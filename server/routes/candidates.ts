@@ -1,13 +1,11 @@
-import vine from '@vinejs/vine';
 import { asc } from 'drizzle-orm';
 import {
   CANDIDATE_OUTCOME_MESSAGES as O,
-  CANDIDATE_RULE_MESSAGES as R,
   SUBMISSION_KEY_FIELD,
   type CandidateFormOptions,
   type UploadField,
 } from '../../contract/candidates';
-import { formValidator } from '../../contract/formValidator';
+import { verificationValidator } from '../../contract/candidates.validators';
 import { checkCandidateForm } from '../candidates/form';
 import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
@@ -51,11 +49,6 @@ const editForm = checkedForm(async (body, c) => {
     courseHeaderId: existing.courseHeaderId,
     storedUploads: new Set(Object.keys(existing.uploads) as UploadField[]),
   });
-});
-
-const verificationValidator = formValidator(vine.object({ verified: vine.boolean() }), {
-  'verified.required': R.choose,
-  'verified.boolean': R.choose,
 });
 
 /** The board's candidate pages: index, search, read, edit, verify, and the form's choices. */

@@ -47,6 +47,18 @@ describe('one way per concept', () => {
     ).toEqual([]);
   });
 
+  it('keeps validators in the contract, where the SPA can run them too: no route file builds one', () => {
+    const routeFiles = sources.filter(({ file }) => file.startsWith('server/routes/'));
+    expect(routeFiles.length).toBeGreaterThan(10);
+    expect(
+      routeFiles.flatMap(({ file, lines }) =>
+        lines.flatMap((line, i) =>
+          /from '@vinejs\/vine'|formValidator\(/.test(line) ? [`${file}:${i + 1}`] : [],
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it('checks a YYYY-MM-DD date in contract/dates.ts only', () => {
     expect(linesMatching(/\\d\{4\}\)?-\(?\\d\{2\}/, ['contract/dates.ts'])).toEqual([]);
   });
