@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { QUESTIONS } from '../../contract/scores';
+import { DEFAULT_RESULT_RULES, QUESTIONS } from '../../contract/scores';
 import { computeResults, snapshotPublished } from '../scores/results';
 import {
   candidates,
@@ -81,13 +81,8 @@ export async function seedScores(
     await tx.insert(resultRules).values({
       courseHeaderId: b1.id,
       inCourseWeight: 40,
-      passMark: 50,
-      gradeBands: [
-        { grade: 'A', min: 70 },
-        { grade: 'B', min: 60 },
-        { grade: 'C', min: 50 },
-        { grade: 'F', min: 0 },
-      ],
+      passMark: DEFAULT_RESULT_RULES.pass_mark,
+      gradeBands: DEFAULT_RESULT_RULES.grade_bands,
     });
   }
 

@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../contract/format';
 import { eq, sql } from 'drizzle-orm';
 import {
   PROVIDER_ALERT_MINUTES,
@@ -71,7 +72,7 @@ export function providerHealthRecorder({ db, provider, now, log }: HealthParts) 
           kind === 'key_refused'
             ? 'Payments stopped: the provider refuses our key'
             : 'Payments: the provider is failing',
-        body: `Since ${row.failingSince!.toISOString()}, ${PROVIDER_FAILURE_LABELS[kind]}${httpStatus ? ` (HTTP ${httpStatus})` : ''}. Schools are told to try again later; payments made meanwhile are checked again when it answers.`,
+        body: `Since ${formatDateTime(row.failingSince!)}, ${PROVIDER_FAILURE_LABELS[kind]}${httpStatus ? ` (HTTP ${httpStatus})` : ''}. Schools are told to try again later; payments made meanwhile are checked again when it answers.`,
       });
       await audit(tx, systemActor(), {
         action: 'payment.provider_failing',
@@ -110,7 +111,7 @@ export function providerHealthRecorder({ db, provider, now, log }: HealthParts) 
       await tx.insert(notifications).values({
         kind: PROVIDER_NOTIFICATION_KIND,
         title: 'Payments: the provider answers again',
-        body: `The provider failed from ${row.failingSince.toISOString()} to ${at.toISOString()} (${PROVIDER_FAILURE_LABELS[row.cause!]}). It answers again.`,
+        body: `The provider failed from ${formatDateTime(row.failingSince)} to ${formatDateTime(at)} (${PROVIDER_FAILURE_LABELS[row.cause!]}). It answers again.`,
       });
       await audit(tx, systemActor(), {
         action: 'payment.provider_recovered',
