@@ -1,4 +1,4 @@
-import type { Audience, Method } from './http/route';
+import { pathPattern, type Audience, type Method } from '../contract/endpoint';
 import { API_ROUTES } from './routes';
 
 /**
@@ -21,14 +21,7 @@ export const ACCESS_MATRIX: readonly AccessRule[] = API_ROUTES.map(({ method, pa
   allow,
 }));
 
-function toPattern(path: string): RegExp {
-  const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[A-Za-z_]+/g, '/[^/]+');
-  // Exactly the path Hono serves (strict routing): '/api/health/' is not '/api/health', so it is a 404
-  // here rather than passing the matrix and falling through to the SPA.
-  return new RegExp(`^${source}$`);
-}
-
-const compiled = ACCESS_MATRIX.map((rule) => ({ rule, pattern: toPattern(rule.path) }));
+const compiled = ACCESS_MATRIX.map((rule) => ({ rule, pattern: pathPattern(rule.path) }));
 
 export function findRule(method: string, path: string): AccessRule | null {
   return compiled.find((entry) => entry.rule.method === method && entry.pattern.test(path))?.rule ?? null;

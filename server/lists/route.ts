@@ -7,7 +7,7 @@ import type { Database } from '../db/client';
 import { dbOf, scopeOf, type ListScope } from '../http/context';
 import { noRows, pageQueries, readPage, type ListSource, type Paging } from '../http/paging';
 import { ok } from '../http/respond';
-import { get, type Route } from '../http/route';
+import { serveList, type Route } from '../http/route';
 import { query } from '../http/validate';
 import { csvResponse } from './csv';
 import type { ListSourceOf } from './source';
@@ -80,7 +80,7 @@ export function listRoute<Row extends { id: number }, F extends string, Q extend
     }
   }
   const { validator, toQuery } = listQueryValidator(definition as ListDefinition<unknown>);
-  return get(definition.path, definition.roles, query(validator), async (c) => {
+  return serveList(definition, query(validator), async (c) => {
     const asked = toQuery(c.req.valid('query'));
     const db = dbOf(c);
     const built = sourceOf(db, definition, source, scopeOf(c), asked);

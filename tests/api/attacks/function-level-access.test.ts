@@ -1,3 +1,4 @@
+import { samplePath } from '../../../contract/endpoint';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAUTHENTICATED_MESSAGE } from '../../../contract/envelope';
@@ -47,7 +48,7 @@ async function tokenFor(caller: CallerKind): Promise<string | undefined> {
 }
 
 /** A concrete address for a rule's path: every `:param` becomes 1. */
-const concrete = (path: string) => path.replace(/\/:[A-Za-z_]+/g, '/1');
+const concrete = samplePath;
 
 const expected = (rule: AccessRule, caller: CallerKind): 'allowed' | 401 | 403 => {
   if (rule.allow === 'public') return 'allowed';
