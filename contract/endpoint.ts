@@ -112,10 +112,23 @@ export interface Endpoint<A = unknown, I = unknown, P extends string = string> {
 /** An endpoint with its path, roles and input kept as written (so their literal types stay). */
 export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
 
-/** An area's endpoints: one object, each call by its name. */
 // A list's row type is both read and written (its CSV cells), so only `any` takes every list.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type EndpointGroup = Readonly<Record<string, Endpoint | ListDefinition<any>>>;
+type AnyEndpoint = Endpoint | ListDefinition<any>;
+
+/**
+ * An area's endpoints: one object, each call by its name; a call both roles make, each on its own
+ * path (`/api/admin/…`, `/api/training-school-admin/…`), is a pair by role, as the lists' are.
+ */
+export type EndpointGroup = Readonly<
+  Record<string, AnyEndpoint | Readonly<Partial<Record<Role, AnyEndpoint>>>>
+>;
+
+/** Every endpoint of a group, the pairs by role opened. */
+export const endpointsOf = (group: EndpointGroup): AnyEndpoint[] =>
+  Object.values(group).flatMap((entry) =>
+    'path' in entry ? [entry as AnyEndpoint] : (Object.values(entry) as AnyEndpoint[]),
+  );
 
 /** The type of an endpoint's answer (a list's: a Page of its rows). */
 export type AnswerOf<E> =
