@@ -118,6 +118,7 @@ export const paymentMachine = setup({
   initial: 'choosing',
   states: {
     choosing: {
+      tags: ['choosing'],
       on: {
         'payment.quote': {
           target: 'quoting',
@@ -131,7 +132,7 @@ export const paymentMachine = setup({
       },
     },
     quoting: {
-      tags: ['busy'],
+      tags: ['busy', 'choosing'],
       invoke: {
         id: 'quotePayment',
         src: 'quotePayment',
@@ -141,6 +142,7 @@ export const paymentMachine = setup({
       },
     },
     confirming: {
+      tags: ['confirming'],
       on: {
         'payment.confirm': [
           { guard: 'scriptLoaded', target: 'initialising', actions: 'clearError' },
@@ -150,7 +152,7 @@ export const paymentMachine = setup({
       },
     },
     loadingScript: {
-      tags: ['busy'],
+      tags: ['busy', 'confirming'],
       invoke: {
         id: 'loadScript',
         src: 'loadScript',
@@ -162,13 +164,14 @@ export const paymentMachine = setup({
       },
     },
     scriptFailed: {
+      tags: ['confirming'],
       on: {
         'payment.retry': { target: 'loadingScript', actions: 'clearError' },
         'payment.back': { target: 'choosing', actions: 'clearError' },
       },
     },
     initialising: {
-      tags: ['busy'],
+      tags: ['busy', 'confirming'],
       invoke: {
         id: 'startPayment',
         src: 'startPayment',

@@ -1,4 +1,4 @@
-import { Component, use, useMemo, type ReactNode } from 'react';
+import { Component, use, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { onWrite } from '../api/client';
 import { Alert, Button } from '../ui/controls';
 
@@ -35,6 +35,34 @@ export function useResource<T>(key: string, load: () => Promise<T>): T {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const promise = useMemo(() => resource(key, load), [key]);
   return use(promise);
+}
+
+// A page's own load read again on demand (after one of its dialogs saves): each key's reload count, and
+// the pages reading a key re-render when it moves, so no page keeps a counter of its own.
+const reloads = new Map<string, number>();
+const reloadListeners = new Set<() => void>();
+const onReload = (listener: () => void) => {
+  reloadListeners.add(listener);
+  return () => reloadListeners.delete(listener);
+};
+
+/** Reads the load of `key` again, and shows it on every page reading it (useReloadable). */
+export function reloadResource(key: string) {
+  cache.delete(key);
+  reloads.set(key, (reloads.get(key) ?? 0) + 1);
+  reloadListeners.forEach((listener) => listener());
+}
+
+/**
+ * useResource for a load the page changes itself (a sheet's third marker, a course's papers): the
+ * same answer until `reloadResource(key)` (or the reload this answers) asks the server again.
+ */
+export function useReloadable<T>(key: string, load: () => Promise<T>): [T, () => void] {
+  const round = useSyncExternalStore(onReload, () => reloads.get(key) ?? 0);
+  // `load` is left out on purpose, as in useResource.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const promise = useMemo(() => resource(key, load), [key, round]);
+  return [use(promise), () => reloadResource(key)];
 }
 
 /** Starts a load now, for a page about to read it (its failure is shown when the page reads it). */

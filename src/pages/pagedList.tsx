@@ -86,17 +86,17 @@ export function useList<Row extends ListRow>(definition: ListDefinition<Row>, op
 export type SaveForm = (values: FormValues) => Promise<{ message?: string }>;
 
 /**
- * A dialog that saves into a list: the form dialog machine, whose submit runs `save` and then sends the
- * list `list.refresh`, so the rows show what the server now holds. The one way a page refreshes its
- * list after a dialog saves; its success becomes a toast with `successMessage` (or the server's words).
+ * A dialog that saves: the form dialog machine, whose submit runs `save` and then `afterwards` (the
+ * page reads again what it shows), so the page shows what the server now holds. Its success becomes a
+ * toast with `successMessage` (or the server's words). The one way a page refreshes after a dialog saves.
  */
-export function useListDialog(list: ListRef, save: SaveForm, successMessage: string) {
+export function useSavingDialog(save: SaveForm, successMessage: string, afterwards: () => void) {
   const dialog = useActorRef(
     formDialogMachine.provide({
       actors: {
         submit: fromPromise(async ({ input }: { input: FormValues }) => {
           const saved = await save(input);
-          list.send({ type: 'list.refresh' });
+          afterwards();
           return saved;
         }),
       },
@@ -106,3 +106,7 @@ export function useListDialog(list: ListRef, save: SaveForm, successMessage: str
   useNotify(dialog);
   return dialog;
 }
+
+/** A dialog that saves into a list: after the save, the list is sent `list.refresh`. */
+export const useListDialog = (list: ListRef, save: SaveForm, successMessage: string) =>
+  useSavingDialog(save, successMessage, () => list.send({ type: 'list.refresh' }));

@@ -29,6 +29,7 @@ export function PageFormDialog({
   submitLabel,
   busyLabel,
   closeLabel,
+  role = 'dialog',
   children,
 }: {
   actor: FormDialogRef;
@@ -36,6 +37,8 @@ export function PageFormDialog({
   submitLabel: string;
   busyLabel: string;
   closeLabel: string;
+  /** `alertdialog` for a question asked before a step (publish these results?). */
+  role?: 'dialog' | 'alertdialog';
   children: (fieldError: (name: string) => string | undefined) => ReactNode;
 }) {
   const view = useSelector(actor, (s) => ({
@@ -53,7 +56,7 @@ export function PageFormDialog({
     view.fieldErrors[name]?.[0] ??
     Object.entries(view.fieldErrors).find(([key]) => key.startsWith(`${name}.`))?.[1][0];
   return (
-    <Modal open={view.open} onClose={view.busy ? () => {} : close} title={title}>
+    <Modal open={view.open} onClose={view.busy ? () => {} : close} title={title} role={role}>
       <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
         {view.error && <Alert tone="error">{view.error}</Alert>}
         {/* A long form scrolls inside the dialog, so its buttons stay on a small screen. */}

@@ -173,8 +173,10 @@ test('two markers mark ten scripts by keyboard, a third settles the divergent on
   await page.reload();
   const row = page.getByRole('row').filter({ hasText: code });
   await expect(row).toContainText('1 for a third marker');
-  await row.getByLabel('Third marker').selectOption({ label: 'Ibrahim Musa' });
-  await row.getByRole('button', { name: 'Set' }).click();
+  await row.getByRole('button', { name: /^Set the third marker/ }).click();
+  const pick = page.getByRole('dialog', { name: /^Set the third marker/ });
+  await pick.getByLabel('Third marker').selectOption({ label: 'Ibrahim Musa' });
+  await pick.getByRole('button', { name: 'Set', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Third marker set' })).toBeVisible();
 
   const three = await (await browser.newContext()).newPage();

@@ -84,6 +84,20 @@ function PayableFees() {
   );
 }
 
+/** The states after the amount is confirmed, each with its sentence (the view asks `matches`, never the value). */
+const OUTCOMES = [
+  'paying',
+  'verifying',
+  'popupFailed',
+  'verifyFailed',
+  'pending',
+  'paid',
+  'failed',
+  'cancelled',
+  'review',
+] as const;
+type Outcome = (typeof OUTCOMES)[number];
+
 function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderInfo }) {
   const [, navigate] = useLocation();
   const payment = useActorRef(
@@ -99,7 +113,11 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
   );
   useNotify(payment);
   const view = useSelector(payment, (s) => ({
-    state: typeof s.value === 'string' ? s.value : '',
+    choosing: s.hasTag('choosing'),
+    confirming: s.hasTag('confirming'),
+    outcome: OUTCOMES.find((name) => s.matches(name)) ?? null,
+    canRetry: s.can({ type: 'payment.retry' }),
+    settled: s.hasTag('settled'),
     busy: s.hasTag('busy'),
     quote: s.context.quote,
     error: s.context.error,
@@ -108,7 +126,7 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
     canResume: s.can({ type: 'payment.resume' }),
   }));
 
-  if (view.state === 'choosing' || view.state === 'quoting') {
+  if (view.choosing) {
     const choose = (all: boolean, form?: HTMLFormElement) => {
       const ids = form ? new FormData(form).getAll('candidate').map(Number) : [];
       payment.send({
@@ -140,12 +158,7 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
     );
   }
 
-  if (
-    view.state === 'confirming' ||
-    view.state === 'loadingScript' ||
-    view.state === 'initialising' ||
-    view.state === 'scriptFailed'
-  ) {
+  if (view.confirming) {
     const quote = view.quote!;
     return (
       <div className="rounded-md bg-white p-4 ring-1 ring-slate-200" aria-live="polite">
@@ -172,7 +185,7 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
           </details>
         )}
         <div className="mt-4 flex flex-wrap gap-2">
-          {view.state === 'scriptFailed' ? (
+          {view.canRetry ? (
             <Button onClick={() => payment.send({ type: 'payment.retry' })}>Try again</Button>
           ) : (
             <Button
@@ -196,7 +209,7 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
   }
 
   const detail = view.paid;
-  const outcome: Record<string, { title: string; tone: 'info' | 'error' }> = {
+  const outcome: Record<Outcome, { title: string; tone: 'info' | 'error' }> = {
     paying: { title: 'Complete the payment in the payment window.', tone: 'info' },
     verifying: { title: 'Checking your payment with the provider…', tone: 'info' },
     popupFailed: { title: view.error?.message ?? 'The payment window could not be opened.', tone: 'error' },
@@ -218,7 +231,7 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
       tone: 'error',
     },
   };
-  const shown = outcome[view.state] ?? { title: '', tone: 'info' as const };
+  const shown = view.outcome ? outcome[view.outcome] : { title: '', tone: 'info' as const };
   return (
     <div
       className="rounded-md bg-white p-4 ring-1 ring-slate-200"
@@ -243,12 +256,12 @@ function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderI
         {view.canResume && (
           <Button onClick={() => payment.send({ type: 'payment.resume' })}>Try the payment again</Button>
         )}
-        {(view.state === 'verifyFailed' || view.state === 'popupFailed' || view.state === 'pending') && (
+        {view.canRetry && (
           <Button variant="secondary" onClick={() => payment.send({ type: 'payment.retry' })}>
             Check now
           </Button>
         )}
-        {['paid', 'failed', 'cancelled', 'review', 'pending'].includes(view.state) && (
+        {view.settled && (
           <Button
             variant="secondary"
             onClick={() => {

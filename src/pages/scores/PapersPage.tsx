@@ -1,18 +1,15 @@
-import { useActorRef } from '@xstate/react';
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
-import { type PaperRow } from '../../../contract/scores';
+import { SCORE_MESSAGES, type CourseScoring, type PaperRow } from '../../../contract/scores';
 import { formatGradeBands } from '../../../contract/scores.validators';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
 import { loadCourseScoring, savePaper, saveRules } from '../../api/scores';
 import { useFormOptions } from '../../app/formOptions';
-import { useNotify } from '../../app/notify';
-import { forgetResource, useResource } from '../../app/resource';
+import { reloadResource, useReloadable } from '../../app/resource';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
-import { ScoreTabs, tell } from './scoreShared';
+import { useSavingDialog } from '../pagedList';
+import { ScoreTabs } from './scoreShared';
 
 // ---------------------------------------------------------------------------------------------------
 // Papers and result rules.
@@ -34,25 +31,9 @@ function Papers() {
   const search = new URLSearchParams(useSearch());
   const [, navigate] = useLocation();
   const course = search.get('course_header') ?? options.course_headers[0]?.code ?? '';
-  const [round, setRound] = useState(0);
-  const key = `score-course:${course}`;
-  const refresh = () => {
-    forgetResource(key);
-    setRound((n) => n + 1);
-  };
-  const paperDialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await savePaper(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Paper saved' } },
-  );
-  useNotify(paperDialog);
+  const reload = () => reloadResource(scoringKey(course));
+  const paperDialog = useSavingDialog(savePaper, 'Paper saved', reload);
+  const rulesDialog = useSavingDialog(saveRules, SCORE_MESSAGES.rulesSaved, reload);
   return (
     <>
       <div className="my-4 w-72 max-w-full">
@@ -70,24 +51,28 @@ function Papers() {
           ))}
         </SelectField>
       </div>
-      <Suspense key={`${course}:${round}`} fallback={<p className="text-slate-600">Loading the papers…</p>}>
-        <CourseScoringView course={course} dialog={paperDialog} onChange={refresh} />
+      <Suspense key={course} fallback={<p className="text-slate-600">Loading the papers…</p>}>
+        <CourseScoringView course={course} dialog={paperDialog} rulesDialog={rulesDialog} />
       </Suspense>
       <PaperDialog dialog={paperDialog} course={course} />
+      <RulesDialog dialog={rulesDialog} course={course} />
     </>
   );
 }
 
+/** A course header's papers and rules, read again after either dialog saves. */
+const scoringKey = (course: string) => `score-course:${course}`;
+
 function CourseScoringView({
   course,
   dialog,
-  onChange,
+  rulesDialog,
 }: {
   course: string;
   dialog: FormDialogRef;
-  onChange: () => void;
+  rulesDialog: FormDialogRef;
 }) {
-  const scoring = useResource(`score-course:${course}`, () => loadCourseScoring(course));
+  const [scoring] = useReloadable(scoringKey(course), () => loadCourseScoring(course));
   return (
     <div className="space-y-8">
       <div>
@@ -120,40 +105,70 @@ function CourseScoringView({
           ))}
         </ListTable>
       </div>
-      <form
-        className="max-w-xl space-y-3"
-        aria-labelledby="rules-heading"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const form = new FormData(event.currentTarget);
-          const values = Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
-          if (await tell(saveRules({ ...values, course_header: course }))) onChange();
-        }}
-      >
-        <h2 id="rules-heading" className="text-lg font-semibold">
-          Result rules
-        </h2>
-        <TextField
-          label="In-course share of the final mark (%)"
-          name="in_course_weight"
-          inputMode="numeric"
-          defaultValue={String(scoring.rules.in_course_weight)}
-        />
-        <TextField
-          label="Pass mark (%)"
-          name="pass_mark"
-          inputMode="numeric"
-          defaultValue={String(scoring.rules.pass_mark)}
-        />
-        <TextField
-          label="Grade bands"
-          name="grade_bands"
-          defaultValue={formatGradeBands(scoring.rules.grade_bands)}
-          hint="Each grade and its lowest mark, highest first, the last from 0: A 70, B 60, C 50, F 0"
-        />
-        <Button type="submit">Save the rules</Button>
-      </form>
+      <section className="max-w-xl space-y-3" aria-labelledby="rules-heading">
+        <div className="flex items-center justify-between gap-4">
+          <h2 id="rules-heading" className="text-lg font-semibold">
+            Result rules
+          </h2>
+          <Button
+            variant="secondary"
+            onClick={() => rulesDialog.send({ type: 'form.open', subject: scoring.rules })}
+          >
+            Edit the rules
+          </Button>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-medium text-slate-700">In-course share of the final mark</dt>
+          <dd className="tabular-nums">{scoring.rules.in_course_weight}%</dd>
+          <dt className="font-medium text-slate-700">Pass mark</dt>
+          <dd className="tabular-nums">{scoring.rules.pass_mark}%</dd>
+          <dt className="font-medium text-slate-700">Grade bands</dt>
+          <dd>{formatGradeBands(scoring.rules.grade_bands)}</dd>
+        </dl>
+      </section>
     </div>
+  );
+}
+
+function RulesDialog({ dialog, course }: { dialog: FormDialogRef; course: string }) {
+  const rules = useDialogSubject<CourseScoring['rules']>(dialog);
+  return (
+    <PageFormDialog
+      actor={dialog}
+      title={`Result rules of ${course}`}
+      submitLabel="Save the rules"
+      busyLabel="Saving…"
+      closeLabel="Cancel"
+    >
+      {(error) =>
+        rules && (
+          <>
+            <input type="hidden" name="course_header" value={course} />
+            <TextField
+              label="In-course share of the final mark (%)"
+              name="in_course_weight"
+              inputMode="numeric"
+              defaultValue={String(rules.in_course_weight)}
+              error={error('in_course_weight')}
+            />
+            <TextField
+              label="Pass mark (%)"
+              name="pass_mark"
+              inputMode="numeric"
+              defaultValue={String(rules.pass_mark)}
+              error={error('pass_mark')}
+            />
+            <TextField
+              label="Grade bands"
+              name="grade_bands"
+              defaultValue={formatGradeBands(rules.grade_bands)}
+              error={error('grade_bands')}
+              hint="Each grade and its lowest mark, highest first, the last from 0: A 70, B 60, C 50, F 0"
+            />
+          </>
+        )
+      }
+    </PageFormDialog>
   );
 }
 

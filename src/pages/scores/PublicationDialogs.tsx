@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { ActorRefFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/format';
 import {
   PUBLICATION_QUESTIONS,
@@ -8,16 +7,15 @@ import {
   type ResultChange,
   type ShownResult,
 } from '../../../contract/scores';
-import type { confirmDialogMachine } from '../../../machines/confirmDialog.machine';
 import { Alert, Button, TextField } from '../../ui/controls';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Modal } from '../../ui/Modal';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 
 /**
  * The questions compute, publish and withdraw ask first, each saying what will happen with the server's
- * numbers (GET /api/admin/results/preview): compute and publish through the confirm dialog machine (its
- * subject: the step and its preview), withdraw through a form asking for its reason. A publication that
+ * numbers (GET /api/admin/results/preview), each through the form dialog machine (its subject: the step
+ * and its preview): compute and publish as a question whose yes is the form, withdraw as a form asking
+ * for its reason. A publication that
  * is not complete is not asked about: the refusal's sentence is shown instead.
  */
 
@@ -25,8 +23,6 @@ export interface PublicationQuestion {
   action: 'compute' | 'publish';
   preview: PublicationPreview;
 }
-
-type ConfirmRef = ActorRefFrom<typeof confirmDialogMachine>;
 
 const shownText = (shown: ShownResult | null) =>
   shown
@@ -81,26 +77,23 @@ function Changes({ preview }: { preview: PublicationPreview }) {
   );
 }
 
-/** Compute's and publish's question, or publish's refusal when something is missing. */
-export function PublicationQuestionDialog({
-  question,
-  onConfirm,
-}: {
-  question: ConfirmRef;
-  onConfirm: (asked: PublicationQuestion) => void;
-}) {
-  const open = useSelector(question, (s) => s.hasTag('open'));
-  const asked = useSelector(question, (s) => s.context.subject as PublicationQuestion | null);
-  const cancel = () => question.send({ type: 'confirm.cancel' });
+/**
+ * Compute's and publish's question (a form dialog whose form is the step: its submit computes or
+ * publishes), or publish's refusal when something is missing.
+ */
+export function PublicationQuestionDialog({ dialog }: { dialog: FormDialogRef }) {
+  const open = useSelector(dialog, (s) => s.hasTag('open'));
+  const asked = useDialogSubject<PublicationQuestion>(dialog);
   if (!asked) return null;
   const { action, preview } = asked;
   const code = preview.course_header.code;
   if (action === 'publish' && preview.missing) {
+    const close = () => dialog.send({ type: 'form.close' });
     return (
-      <Modal open={open} onClose={cancel} title={`${code} cannot be published yet`} role="alertdialog">
+      <Modal open={open} onClose={close} title={`${code} cannot be published yet`} role="alertdialog">
         <Alert tone="error">{preview.missing}</Alert>
         <div className="mt-6 flex justify-end">
-          <Button variant="secondary" onClick={cancel}>
+          <Button variant="secondary" onClick={close}>
             Close
           </Button>
         </div>
@@ -108,20 +101,24 @@ export function PublicationQuestionDialog({
     );
   }
   return (
-    <ConfirmDialog
-      open={open}
-      tone="primary"
+    <PageFormDialog
+      actor={dialog}
+      role="alertdialog"
       title={action === 'publish' ? `Publish the results of ${code}?` : `Compute the results of ${code}?`}
-      confirmLabel={action === 'publish' ? 'Publish' : 'Compute'}
-      onCancel={cancel}
-      onConfirm={() => {
-        question.send({ type: 'confirm.accept' });
-        onConfirm(asked);
-      }}
+      submitLabel={action === 'publish' ? 'Publish' : 'Compute'}
+      busyLabel={action === 'publish' ? 'Publishing…' : 'Computing…'}
+      closeLabel="Cancel"
     >
-      <p>{PUBLICATION_QUESTIONS[action](preview)}</p>
-      {action === 'publish' && <Changes preview={preview} />}
-    </ConfirmDialog>
+      {() => (
+        <>
+          <input type="hidden" name="action" value={action} />
+          <input type="hidden" name="diet" value={preview.diet.code} />
+          <input type="hidden" name="course_header" value={code} />
+          <p className="text-slate-700">{PUBLICATION_QUESTIONS[action](preview)}</p>
+          {action === 'publish' && <Changes preview={preview} />}
+        </>
+      )}
+    </PageFormDialog>
   );
 }
 

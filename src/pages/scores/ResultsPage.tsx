@@ -1,9 +1,9 @@
-import { useActorRef, useSelector } from '@xstate/react';
-import { Suspense, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { Suspense } from 'react';
 import { formatDateTime } from '../../../contract/format';
 import { RESULTS_LISTS } from '../../../contract/lists';
 import { type PublicationPreview, type ResultRow } from '../../../contract/scores';
-import { confirmDialogMachine } from '../../../machines/confirmDialog.machine';
+import { asFailure } from '../../../machines/failure';
 import {
   loadPublicationPreview,
   loadPublications,
@@ -12,12 +12,12 @@ import {
   saveHold,
   withdrawResults,
 } from '../../api/scores';
-import { forgetResource, useResource } from '../../app/resource';
+import { useReloadable } from '../../app/resource';
 import { Button, TextField } from '../../ui/controls';
 import { ListTable, ListView } from '../../ui/ListView';
 import { PageFormDialog } from '../../ui/PageFormDialog';
-import { useList, useListDialog, type SaveForm } from '../pagedList';
-import { DietPicker, ScoreTabs, tell, useDiet } from './scoreShared';
+import { useList, useSavingDialog, type SaveForm } from '../pagedList';
+import { DietPicker, ScoreTabs, useDiet } from './scoreShared';
 import { PublicationQuestionDialog, WithdrawDialog, type PublicationQuestion } from './PublicationDialogs';
 import { ResultFilters, ResultTable } from './ResultTable';
 
@@ -39,42 +39,40 @@ export function ResultsPage() {
   );
 }
 
+/** Compute's or publish's yes: the step, as the question's hidden fields name it. */
+const takePublicationStep: SaveForm = (values) =>
+  publicationAction(
+    values.action === 'publish' ? 'publish' : 'compute',
+    String(values.diet),
+    String(values.course_header),
+  );
+
 function BoardResults() {
   const [diet, setDiet] = useDiet();
-  const [round, setRound] = useState(0);
-  const key = `score-publications:${diet}:${round}`;
-  const publications = useResource(key, () => loadPublications(diet));
+  const [publications, renewPublications] = useReloadable(`score-publications:${diet}`, () =>
+    loadPublications(diet),
+  );
   const list = useList(RESULTS_LISTS.admin, { act: resultActions, filters: { diet } });
   // The publications are a load of the page's own; the list reloads through its machine.
-  const renewPublications = () => {
-    forgetResource(key);
-    setRound((n) => n + 1);
-  };
   const refresh = () => {
     renewPublications();
     list.send({ type: 'list.refresh' });
   };
-  const afterwards =
-    (save: SaveForm): SaveForm =>
-    async (values) => {
-      const saved = await save(values);
-      renewPublications();
-      return saved;
-    };
-  const holdDialog = useListDialog(list, afterwards(saveHold), 'Result held');
-  const withdrawDialog = useListDialog(list, afterwards(withdrawResults), 'Results withdrawn');
-  const question = useActorRef(confirmDialogMachine);
+  const holdDialog = useSavingDialog(saveHold, 'Result held', refresh);
+  const withdrawDialog = useSavingDialog(withdrawResults, 'Results withdrawn', refresh);
+  const question = useSavingDialog(takePublicationStep, 'Results updated', refresh);
   /** Asks the server what the step would do, then the question (withdraw: its form) with those numbers. */
   const ask = async (action: PublicationQuestion['action'] | 'withdraw', course: string) => {
     let preview: PublicationPreview;
     try {
       preview = await loadPublicationPreview(diet, course);
     } catch (error) {
-      await tell(Promise.reject(error as Error));
+      const { showToast } = await import('../../app/toasts');
+      showToast({ type: 'notify', tone: 'error', message: asFailure(error).message });
       return;
     }
-    if (action === 'withdraw') withdrawDialog.send({ type: 'form.open', subject: preview });
-    else question.send({ type: 'confirm.ask', subject: { action, preview } });
+    const dialog = action === 'withdraw' ? withdrawDialog : question;
+    dialog.send({ type: 'form.open', subject: action === 'withdraw' ? preview : { action, preview } });
   };
   const filters = useSelector(list, (s) => s.context.query.filters);
   const chooseDiet = (code: string) => {
@@ -152,12 +150,7 @@ function BoardResults() {
       <ListView<ResultRow> list={list} definition={RESULTS_LISTS.admin}>
         {(page, busy) => <ResultTable rows={page.items} busy={busy} list={list} />}
       </ListView>
-      <PublicationQuestionDialog
-        question={question}
-        onConfirm={async ({ action, preview }) =>
-          (await tell(publicationAction(action, diet, preview.course_header.code))) && refresh()
-        }
-      />
+      <PublicationQuestionDialog dialog={question} />
       <WithdrawDialog dialog={withdrawDialog} />
       <PageFormDialog
         actor={holdDialog}

@@ -1,7 +1,5 @@
-import { useActorRef } from '@xstate/react';
 import { Suspense, useState } from 'react';
 import { Link } from 'wouter';
-import { fromPromise } from 'xstate';
 import {
   GRID_LABELS,
   SHEET_STATE_LABELS,
@@ -10,15 +8,14 @@ import {
   type SheetRow,
   type UserRef,
 } from '../../../contract/scores';
-import { formDialogMachine } from '../../../machines/formDialog.machine';
 import { loadCourseScoring, loadSheets, saveSheet, setMarkerThree } from '../../api/scores';
 import { useFormOptions } from '../../app/formOptions';
-import { useNotify } from '../../app/notify';
-import { forgetResource, useResource } from '../../app/resource';
+import { useReloadable, useResource } from '../../app/resource';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable } from '../../ui/ListView';
-import { PageFormDialog, type FormDialogRef } from '../../ui/PageFormDialog';
-import { DietPicker, ScoreTabs, tell, useDiet, useUserId } from './scoreShared';
+import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
+import { useSavingDialog, type SaveForm } from '../pagedList';
+import { DietPicker, ScoreTabs, useDiet, useUserId } from './scoreShared';
 
 // ---------------------------------------------------------------------------------------------------
 // Score sheets.
@@ -37,26 +34,9 @@ export default function SheetsPage() {
 
 function Sheets() {
   const [diet, setDiet] = useDiet();
-  const [round, setRound] = useState(0);
-  const key = `score-sheets:${diet}:${round}`;
-  const { sheets, markers } = useResource(key, () => loadSheets(diet));
-  const refresh = () => {
-    forgetResource(key);
-    setRound((n) => n + 1);
-  };
-  const dialog = useActorRef(
-    formDialogMachine.provide({
-      actors: {
-        submit: fromPromise(async ({ input }) => {
-          const saved = await saveSheet(input);
-          refresh();
-          return saved;
-        }),
-      },
-    }),
-    { input: { successMessage: 'Score sheet created' } },
-  );
-  useNotify(dialog);
+  const [{ sheets, markers }, reload] = useReloadable(`score-sheets:${diet}`, () => loadSheets(diet));
+  const dialog = useSavingDialog(saveSheet, 'Score sheet created', reload);
+  const thirdMarker = useSavingDialog(saveMarkerThree, 'Third marker set', reload);
   const userId = useUserId();
   return (
     <>
@@ -89,7 +69,17 @@ function Sheets() {
                 .filter(Boolean)
                 .join('; ')}
               {thirdMarkerNotNow(sheet) === null && !sheet.marker_three && (
-                <MarkerThreePicker sheet={sheet} markers={markers} onSet={refresh} />
+                <Button
+                  variant="link"
+                  className="mt-1 block"
+                  onClick={() => thirdMarker.send({ type: 'form.open', subject: sheet })}
+                >
+                  Set the third marker
+                  <span className="sr-only">
+                    {' '}
+                    of {sheet.course_header.code} {sheet.paper?.name ?? 'in-course'}
+                  </span>
+                </Button>
               )}
             </td>
             <td className="px-4 py-2 tabular-nums">{sheet.candidates}</td>
@@ -114,6 +104,7 @@ function Sheets() {
         ))}
       </ListTable>
       <SheetDialog dialog={dialog} diet={diet} markers={markers} />
+      <MarkerThreeDialog dialog={thirdMarker} markers={markers} />
     </>
   );
 }
@@ -121,36 +112,36 @@ function Sheets() {
 const gridsOf = (sheet: SheetRow): Grid[] =>
   sheet.kind === 'in_course' ? ['in-course'] : sheet.marker_three ? ['one', 'two', 'three'] : ['one', 'two'];
 
-function MarkerThreePicker({
-  sheet,
-  markers,
-  onSet,
-}: {
-  sheet: SheetRow;
-  markers: UserRef[];
-  onSet: () => void;
-}) {
-  const choices = markers.filter((m) => m.id !== sheet.marker_one?.id && m.id !== sheet.marker_two?.id);
+/** The third marker's form: a sheet's subject, the board's admins but its two markers to choose from. */
+const saveMarkerThree: SaveForm = (values) =>
+  setMarkerThree(Number(values.sheet_id), Number(values.marker_three));
+
+function MarkerThreeDialog({ dialog, markers }: { dialog: FormDialogRef; markers: UserRef[] }) {
+  const sheet = useDialogSubject<SheetRow>(dialog);
+  const choices = markers.filter((m) => m.id !== sheet?.marker_one?.id && m.id !== sheet?.marker_two?.id);
   return (
-    <form
-      className="mt-2 flex items-end gap-2"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        const id = Number(new FormData(event.currentTarget).get('marker_three'));
-        if (await tell(setMarkerThree(sheet.id, id))) onSet();
-      }}
+    <PageFormDialog
+      actor={dialog}
+      title={`Set the third marker of ${sheet?.course_header.code ?? ''} ${sheet?.paper?.name ?? ''}`.trim()}
+      submitLabel="Set"
+      busyLabel="Setting…"
+      closeLabel="Cancel"
     >
-      <SelectField label="Third marker" name="marker_three" id={`marker-three-${sheet.id}`}>
-        {choices.map((m) => (
-          <option key={m.id} value={m.id}>
-            {m.name}
-          </option>
-        ))}
-      </SelectField>
-      <Button type="submit" variant="secondary">
-        Set
-      </Button>
-    </form>
+      {(error) =>
+        sheet && (
+          <>
+            <input type="hidden" name="sheet_id" value={sheet.id} />
+            <SelectField label="Third marker" name="marker_three" error={error('marker_three')}>
+              {choices.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        )
+      }
+    </PageFormDialog>
   );
 }
 

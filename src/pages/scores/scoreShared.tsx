@@ -19,23 +19,6 @@ export function ScoreTabs({ current }: { current: 'sheets' | 'papers' | 'results
   );
 }
 
-/** Toasts a one-off action's sentence, or its refusal. */
-export async function tell(work: Promise<{ message?: string }>) {
-  const { showToast } = await import('../../app/toasts');
-  try {
-    const { message } = await work;
-    showToast({ type: 'notify', tone: 'success', message: message ?? 'Saved' });
-    return true;
-  } catch (error) {
-    showToast({
-      type: 'notify',
-      tone: 'error',
-      message: (error as { message?: string }).message ?? 'Something went wrong.',
-    });
-    return false;
-  }
-}
-
 /** The diet a page shows, from the address bar (`?diet=`), or the current one. */
 export function useDiet(): [string, (code: string) => void] {
   const search = new URLSearchParams(useSearch());
