@@ -3,6 +3,7 @@ import { appMachine } from '../machines/app.machine';
 import { candidateFormMachine } from '../machines/candidateForm.machine';
 import { bulkRegistrationMachine } from '../machines/bulkRegistration.machine';
 import { bulkImportMachine } from '../machines/bulkImport.machine';
+import { marksImportMachine } from '../machines/marksImport.machine';
 import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
@@ -39,6 +40,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'scoreSheet', machine: scoreSheetMachine },
   { name: 'markRow', machine: markRowMachine },
   { name: 'bulkImport', machine: bulkImportMachine },
+  { name: 'marksImport', machine: marksImportMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },

@@ -1,8 +1,9 @@
-import { useSelector } from '@xstate/react';
-import { Suspense, useDeferredValue, useState } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import { Suspense, useDeferredValue } from 'react';
 import { Link, useSearch } from 'wouter';
-import type { ApiFailure } from '../../../contract/envelope';
-import { GRID_LABELS, type Grid, type ImportReport } from '../../../contract/scores';
+import { GRID_LABELS, type Grid } from '../../../contract/scores';
+import { marksImportMachine } from '../../../machines/marksImport.machine';
 import { importMarks, loadReconciliation } from '../../api/scores';
 import { useResource } from '../../app/resource';
 import { Alert, Button, TextField } from '../../ui/controls';
@@ -94,29 +95,27 @@ function MarksFromPaper({
   reasonRequired: boolean;
   onImported: () => void;
 }) {
-  const [result, setResult] = useState<{
-    report: ImportReport | null;
-    message: string;
-    tone: 'info' | 'error';
-  } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (form: HTMLFormElement, dryRun: boolean) => {
-    setBusy(true);
-    try {
-      const { report, message } = await importMarks(sheetId, grid, new FormData(form), dryRun);
-      setResult({ report, message: message ?? '', tone: 'info' });
-      if (!dryRun) onImported();
-    } catch (error) {
-      const failure = error as ApiFailure;
-      setResult({
-        report: null,
-        message: Object.values(failure.fields ?? {})[0]?.[0] ?? failure.message,
-        tone: 'error',
-      });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const marks = useActorRef(
+    marksImportMachine.provide({
+      actors: {
+        checkMarks: fromPromise(({ input }) => importMarks(sheetId, grid, input, true)),
+        importMarks: fromPromise(async ({ input }) => {
+          const answer = await importMarks(sheetId, grid, input, false);
+          onImported();
+          return answer;
+        }),
+      },
+    }),
+  );
+  const view = useSelector(marks, (s) => ({
+    busy: s.hasTag('busy'),
+    canImport: s.can({ type: 'marks.import' }),
+    report: s.context.report,
+    message: s.context.message,
+    failure: s.context.failure,
+  }));
+  // A refusal's first field message says most (the file is not a CSV, too large), else its sentence.
+  const refusal = view.failure && (Object.values(view.failure.fields)[0]?.[0] ?? view.failure.message);
   const columns =
     grid === 'in-course'
       ? 'first_semester_score, second_semester_score, third_semester_score'
@@ -133,7 +132,7 @@ function MarksFromPaper({
         className="mt-2 flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          void run(event.currentTarget, true);
+          marks.send({ type: 'marks.check', form: new FormData(event.currentTarget) });
         }}
       >
         <div className="w-72 max-w-full">
@@ -151,23 +150,23 @@ function MarksFromPaper({
         {reasonRequired && (
           <TextField label="Why these marks change after submission" name="reason" id="import-reason" />
         )}
-        <Button type="submit" variant="secondary" busy={busy} busyLabel="Checking…">
+        <Button type="submit" variant="secondary" busy={view.busy} busyLabel="Checking…">
           Check the file
         </Button>
-        <Button
-          type="button"
-          disabled={busy || !result?.report?.good}
-          onClick={(event) => void run(event.currentTarget.form!, false)}
-        >
+        <Button type="button" disabled={!view.canImport} onClick={() => marks.send({ type: 'marks.import' })}>
           Import the good rows
         </Button>
       </form>
-      {result && (
+      {(view.report || refusal) && (
         <div className="mt-3" role="status">
-          <Alert tone={result.tone}>{result.message}</Alert>
-          {result.report && result.report.bad > 0 && (
+          {refusal ? (
+            <Alert tone="error">{refusal}</Alert>
+          ) : (
+            view.message && <Alert tone="info">{view.message}</Alert>
+          )}
+          {view.report && view.report.bad > 0 && (
             <ul className="mt-2 list-disc pl-5 text-sm text-red-800">
-              {result.report.rows
+              {view.report.rows
                 .filter((row) => Object.keys(row.problems).length)
                 .map((row) => (
                   <li key={row.row}>
