@@ -170,3 +170,46 @@ test('an empty row is not called saved, and the third marker’s table shows the
   await expect(flagged.getByRole('cell').nth(2)).toHaveText('11 + 10 + 10 + 10 + 10 = 51');
   await expect(flagged.getByRole('cell').last()).toHaveText('50.5');
 });
+
+test('marks from paper: a CSV is checked row by row, its good rows imported, and the grid shows them', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const { code, ids, headers } = await setUp(request);
+  const indexOf = async (id: number) =>
+    (
+      (await (await request.get(`/api/admin/candidates/${id}`, { headers })).json()).data as {
+        candidate_index: string;
+      }
+    ).candidate_index;
+  const [first, second] = [await indexOf(ids[0]), await indexOf(ids[1])];
+  const csv = [
+    'candidate_index,q1,q2,q3,q4,q5,absent',
+    `${first},10,11,12,13,14,`,
+    `${second},,,,,,yes`,
+    'WHB/99/Z1/999999,10,10,10,10,10,',
+  ].join('\n');
+
+  await signIn(page, 'marker1@example.org');
+  await openGrid(page, code, 'Score marker one');
+  const paper = page.getByRole('region', { name: 'Marks from paper' });
+  const importGood = paper.getByRole('button', { name: 'Import the good rows' });
+  await expect(importGood).toBeDisabled();
+  await paper
+    .getByLabel('Marks CSV')
+    .setInputFiles({ name: 'marks.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await paper.getByRole('button', { name: 'Check the file' }).click();
+  // The dry run's report: the unknown index number named by its line in the file; nothing saved yet.
+  const report = paper.getByRole('status').first();
+  await expect(report).toContainText('2 rows are ready; 1 row has problems.');
+  await expect(report).toContainText('Row 4 (WHB/99/Z1/999999)');
+  await expect(report).toContainText('No candidate with this index number is on this sheet.');
+  await expect(page.getByTestId(`grid-row-${ids[0]}`)).toContainText('Not entered');
+
+  await importGood.click();
+  await expect(report).toContainText('2 rows saved');
+  await expect(importGood).toBeDisabled();
+  await expect(page.getByTestId(`grid-row-${ids[0]}`)).toContainText('Saved');
+  await expect(page.getByTestId(`grid-row-${ids[1]}`)).toContainText('Saved');
+});
