@@ -7,7 +7,9 @@ import { API_ROUTES } from '../../server/routes';
 
 /**
  * docs/api.md is written by hand; its routes are checked against the endpoint definitions both ways:
- * every `METHOD /api/...` it names is a defined endpoint, and every defined endpoint is named there.
+ * every `METHOD /api/...` it names is a defined endpoint, and every defined endpoint is named in its
+ * reference, the area sections (a note under "Changes of issue N" says what changed, and is no place
+ * to look a route up).
  * The doc names routes as people read them: `{admin,training-school-admin}` (or `{a|b}`) for one
  * route of each role or each value, `:name` for a parameter, `?a=&b=` for a query, a trailing `:` or
  * `.` of the sentence; a route shortened to `…/verify` is a mention, not a name, and is not read.
@@ -24,6 +26,13 @@ function routesNamed(markdown: string): string[] {
   }
   return [...named].sort();
 }
+
+/** The doc without its "## Changes of issue N" sections. */
+const referencePart = (markdown: string) =>
+  markdown
+    .split(/^(?=## )/m)
+    .filter((section) => !section.startsWith('## Changes of issue'))
+    .join('');
 
 /** `/a/{b,c}/d` as `/a/b/d` and `/a/c/d`. */
 function expand(route: string): string[] {
@@ -79,6 +88,7 @@ function names(route: string, endpoint: Defined): boolean {
 describe('docs/api.md and the endpoint definitions', () => {
   const markdown = readFileSync(API_MD, 'utf8');
   const named = routesNamed(markdown);
+  const reference = routesNamed(referencePart(markdown));
   const defined = definedRoutes();
 
   it('reads the routes the doc names', () => {
@@ -98,10 +108,11 @@ describe('docs/api.md and the endpoint definitions', () => {
     expect(unknown, 'routes docs/api.md names that no endpoint defines').toEqual([]);
   });
 
-  it('names every defined endpoint', () => {
+  it('names every defined endpoint in its area sections', () => {
+    expect(reference.length).toBeLessThan(named.length);
     const missing = defined
-      .filter((endpoint) => !named.some((route) => names(route, endpoint)))
+      .filter((endpoint) => !reference.some((route) => names(route, endpoint)))
       .map(({ method, path }) => `${method} ${path}`);
-    expect(missing, 'defined endpoints docs/api.md does not name').toEqual([]);
+    expect(missing, "defined endpoints docs/api.md's area sections do not name").toEqual([]);
   });
 });
