@@ -215,8 +215,9 @@ const ALIAS = '__OpenApiAnswer';
 /**
  * The JSON Schema of each operation's answer type (absent: `void`, no data), and the named types they
  * use, for components/schemas. Each type is written as an exported alias at the end of the file that
- * wrote it (so it reads the names that file imports), or, for a list, `Page<Row>` in a file of its own
- * beside contract/lists.ts; ts-json-schema-generator makes the schemas of all of them at once.
+ * wrote it (so it reads the names that file imports and its own types), a list's as `Page<Row>` at the
+ * end of contract/lists.ts, in the compiler's copy only (nothing is written to disk);
+ * ts-json-schema-generator makes the schemas of all of them at once.
  */
 function answerSchemas(ops: Operation[]): { answers: Map<Defined, Schema>; shared: Record<string, Schema> } {
   const options = compilerOptions();
