@@ -160,7 +160,7 @@ function requestsOf(route: string, operation: Operation): Request[] {
   // Each field is broken in one of a few requests, several at once: the validator names every problem,
   // so each is checked, in a third of the requests one field at a time would take.
   for (let round = 0; round < ROUNDS; round++) {
-    const broken = queryParams.filter((_, at) => at % ROUNDS === round);
+    const broken = queryParams.filter((_, index) => index % ROUNDS === round);
     if (!broken.length) continue;
     const brokenQuery = { ...query };
     for (const { name, schema } of broken) brokenQuery[name] = asText(pick(breaking(schema)));
@@ -178,7 +178,7 @@ function requestsOf(route: string, operation: Operation): Request[] {
       ([, property]) => !property.contentMediaType,
     );
     for (let round = 0; round < ROUNDS; round++) {
-      const broken = fields.filter((_, at) => at % ROUNDS === round);
+      const broken = fields.filter((_, index) => index % ROUNDS === round);
       if (!broken.length) continue;
       const body = { ...valid };
       for (const [name, property] of broken) body[name] = pick(breaking(property));
