@@ -1,6 +1,7 @@
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { LISTS } from './lists';
+import { META_ENDPOINTS } from './meta.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -9,6 +10,7 @@ import { LISTS } from './lists';
  */
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   courses: COURSE_ENDPOINTS,
+  meta: META_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

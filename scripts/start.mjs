@@ -41,7 +41,8 @@ async function buildSpaWhenStale() {
 }
 
 async function buildServerWhenStale() {
-  const sources = ['server', 'contract', 'package-lock.json', 'scripts/start.mjs'];
+  // The OpenAPI document is bundled in (server/routes/meta.ts).
+  const sources = ['server', 'contract', 'docs/openapi.json', 'package-lock.json', 'scripts/start.mjs'];
   if (builtAt(serverEntry) >= changedAt(sources)) return;
   const esbuild = await import('esbuild');
   fs.rmSync(serverOut, { recursive: true, force: true });

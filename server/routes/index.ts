@@ -7,6 +7,7 @@ import { courseRoutes } from './courses';
 import { dietRoutes } from './diets';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
+import { metaRoutes } from './meta';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
 import { offenderRoutes } from './offenders';
 import { passwordResetRoutes } from './passwordReset';
@@ -25,6 +26,7 @@ import { scoreRoutes } from './scores';
  */
 export const API_ROUTES: readonly Route[] = [
   ...healthRoutes,
+  ...metaRoutes,
   ...authRoutes,
   ...passwordResetRoutes,
   ...impersonationRoutes,
