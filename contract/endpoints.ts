@@ -1,6 +1,8 @@
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { LISTS } from './lists';
+import { PAYMENT_ENDPOINTS } from './payments.endpoints';
+import { SCORE_ENDPOINTS } from './scores.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -9,6 +11,8 @@ import { LISTS } from './lists';
  */
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   courses: COURSE_ENDPOINTS,
+  payments: PAYMENT_ENDPOINTS,
+  scores: SCORE_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */
