@@ -2,6 +2,8 @@ import { COURSE_ENDPOINTS } from './courses.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { LISTS } from './lists';
 import { META_ENDPOINTS } from './meta.endpoints';
+import { PAYMENT_ENDPOINTS } from './payments.endpoints';
+import { SCORE_ENDPOINTS } from './scores.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -11,6 +13,8 @@ import { META_ENDPOINTS } from './meta.endpoints';
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   courses: COURSE_ENDPOINTS,
   meta: META_ENDPOINTS,
+  payments: PAYMENT_ENDPOINTS,
+  scores: SCORE_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

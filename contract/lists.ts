@@ -20,13 +20,7 @@ import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
 import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
 import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
-import {
-  RESULT_OUTCOMES,
-  RESULT_OUTCOME_LABELS,
-  SCORE_MESSAGES,
-  SCORE_PATHS,
-  type ResultRow,
-} from './scores';
+import { RESULT_OUTCOMES, RESULT_OUTCOME_LABELS, SCORE_MESSAGES, type ResultRow } from './scores';
 import {
   FEE_BASIS_LABELS,
   FEE_KIND_LABELS,
@@ -36,11 +30,9 @@ import {
   PAYMENT_ISSUE_LABELS,
   PAYMENT_ISSUE_STATES,
   PAYMENT_MESSAGES,
-  PAYMENT_PATHS,
   PAYMENT_STATUS_LABELS,
   PAYMENT_STATUSES,
   koboToNaira,
-  paymentPrefix,
   type FeeRow,
   type PaymentIssueRow,
   type PaymentRow,
@@ -314,7 +306,7 @@ export const NOTIFICATION_LISTS = {
 /** The board's fees, newest first; by diet, status and kind. */
 export const FEES_LIST = defineList<FeeRow>()({
   name: 'fees',
-  path: PAYMENT_PATHS.fees,
+  path: '/api/admin/fees',
   roles: ['admin'],
   search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
   filters: {
@@ -347,10 +339,10 @@ const paymentFilters = {
   diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
 } as const satisfies Record<string, FilterSpec>;
 
-const paymentList = <F extends string>(role: Role, filters: Record<F, FilterSpec>) =>
+const paymentList = <F extends string>(role: Role, path: string, filters: Record<F, FilterSpec>) =>
   defineList<PaymentRow>()({
     name: 'payment-histories',
-    path: PAYMENT_PATHS.histories(paymentPrefix(role)),
+    path,
     roles: [role],
     search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
     filters,
@@ -376,17 +368,17 @@ const paymentList = <F extends string>(role: Role, filters: Record<F, FilterSpec
 
 export const PAYMENT_HISTORY_LISTS = {
   // The board's is filtered by school too; a school admin's is their school's.
-  admin: paymentList('admin', {
+  admin: paymentList('admin', '/api/admin/payment-histories', {
     ...paymentFilters,
     school: { kind: 'text', max: 100, message: PAYMENT_MESSAGES.tooLong },
   }),
-  school_admin: paymentList('school_admin', paymentFilters),
+  school_admin: paymentList('school_admin', '/api/training-school-admin/payment-histories', paymentFilters),
 } as const;
 
 /** The reconciliation queue: open items first by default, oldest first. */
 export const PAYMENT_ISSUES_LIST = defineList<PaymentIssueRow>()({
   name: 'payment-reconciliation',
-  path: PAYMENT_PATHS.issues,
+  path: '/api/admin/payment-issues',
   roles: ['admin'],
   search: { max: 100, message: PAYMENT_MESSAGES.tooLong },
   filters: {
@@ -449,12 +441,12 @@ const resultList = <F extends string>(role: Role, path: string, filters: Record<
 
 export const RESULTS_LISTS = {
   // The board's: every computed result, published or not, by school too.
-  admin: resultList('admin', SCORE_PATHS.results, {
+  admin: resultList('admin', '/api/admin/results', {
     ...resultFilters,
     school: { kind: 'text', max: 100, message: SCORE_MESSAGES.tooLong },
   }),
   // A school admin's: their own candidates' published results.
-  school_admin: resultList('school_admin', SCORE_PATHS.schoolResults, resultFilters),
+  school_admin: resultList('school_admin', '/api/training-school-admin/results', resultFilters),
 } as const;
 
 /** Every list, for the server to register and the tests to walk. */

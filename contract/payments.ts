@@ -202,44 +202,6 @@ export interface PaymentIssueRow {
   resolution: string | null;
 }
 
-const SCHOOL = '/api/training-school-admin';
-const BOARD = '/api/admin';
-type Prefix = typeof SCHOOL | typeof BOARD;
-export const paymentPrefix = (role: 'admin' | 'school_admin'): Prefix => (role === 'admin' ? BOARD : SCHOOL);
-
-export const PAYMENT_PATHS = {
-  /** GET: the fees list (Page<FeeRow>). POST: add a fee. */
-  fees: `${BOARD}/fees`,
-  /** POST: edit a fee. */
-  fee: (id: number) => `${BOARD}/fees/${id}`,
-  /** POST `{ status }`. */
-  feeStatus: (id: number) => `${BOARD}/fees/${id}/status`,
-  /** POST: delete a fee nobody has paid. */
-  feeDelete: (id: number) => `${BOARD}/fees/${id}/delete`,
-  /** GET: the school's payable fees (PayableFees). */
-  payableFees: `${SCHOOL}/fees`,
-  /** GET: the school's candidates a fee covers and who has not paid it. */
-  unpaid: (feeId: number) => `${SCHOOL}/fees/${feeId}/unpaid-candidates`,
-  /** POST `{ fee_id, candidate_ids? , all? }`: what it would cost (PaymentQuote). */
-  quote: `${SCHOOL}/payments/quote`,
-  /** POST the same: starts the payment (PaymentStart). */
-  start: `${SCHOOL}/payments`,
-  /** GET: one payment and what it covers (PaymentDetail). */
-  one: (prefix: Prefix, reference: string) => `${prefix}/payments/${encodeURIComponent(reference)}`,
-  /** POST: asks the provider and settles (PaymentDetail). An admin may verify any reference by hand. */
-  verify: (prefix: Prefix, reference: string) => `${prefix}/payments/${encodeURIComponent(reference)}/verify`,
-  /** GET: the payment histories (lists). */
-  histories: (prefix: Prefix) => `${prefix}/payment-histories`,
-  /** GET: the reconciliation queue. */
-  issues: `${BOARD}/payment-issues`,
-  /** POST `{ note }`. */
-  resolveIssue: (id: number) => `${BOARD}/payment-issues/${id}/resolve`,
-  /** GET: whether the provider is failing now, why and since when (ProviderHealth; admin). */
-  providerHealth: `${BOARD}/payment-provider`,
-  /** The provider's webhook (Paystack's `x-paystack-signature`). */
-  webhook: '/api/paystack/webhook',
-} as const;
-
 /** The page a receipt is printed from. */
 export const receiptPage = (reference: string) => `/payments/receipt/${encodeURIComponent(reference)}`;
 
@@ -262,7 +224,7 @@ export const PROVIDER_FAILURE_LABELS: Record<ProviderFailureKind, string> = {
 /** How long the provider may fail before the board is told (a refused key is told at once). */
 export const PROVIDER_ALERT_MINUTES = 5;
 
-/** What the board's payments pages show while the provider fails (GET PAYMENT_PATHS.providerHealth). */
+/** What the board's payments pages show while the provider fails (PAYMENT_ENDPOINTS.providerHealth). */
 export interface ProviderHealth {
   provider: 'paystack' | 'sandbox';
   /** Failing now: since when, why, and what it last answered (an HTTP status, or null: no answer). */

@@ -480,30 +480,6 @@ export const PUBLICATION_QUESTIONS = {
     `The results of ${p.published_results} ${p.published_results === 1 ? 'candidate' : 'candidates'} will no longer be shown to ${p.published_schools} ${p.published_schools === 1 ? 'school' : 'schools'}.`,
 } as const;
 
-export const SCORE_PATHS = {
-  courseScoring: '/api/admin/score/course-headers/:code',
-  papers: '/api/admin/score/papers',
-  rules: '/api/admin/score/course-headers/:code/rules',
-  sheets: '/api/admin/score/sheets',
-  sheet: '/api/admin/score/sheets/:id',
-  grid: '/api/admin/score/sheets/:id/grids/:grid',
-  saveRow: '/api/admin/score/sheets/:id/grids/:grid/rows/:candidate',
-  submit: '/api/admin/score/sheets/:id/grids/:grid/submit',
-  importMarks: '/api/admin/score/sheets/:id/grids/:grid/import',
-  reconciliation: '/api/admin/score/sheets/:id/reconciliation',
-  lock: '/api/admin/score/sheets/:id/lock',
-  unlock: '/api/admin/score/sheets/:id/unlock',
-  markerThree: '/api/admin/score/sheets/:id/marker-three',
-  results: '/api/admin/results',
-  publications: '/api/admin/results/publications',
-  compute: '/api/admin/results/compute',
-  publish: '/api/admin/results/publish',
-  preview: '/api/admin/results/preview',
-  withdraw: '/api/admin/results/withdraw',
-  holds: '/api/admin/results/holds',
-  schoolResults: '/api/training-school-admin/results',
-} as const;
-
 export const SCORE_MESSAGES = {
   markInvalid: 'Type a mark such as 12 or 12.5.',
   markTooHigh: (max: string) => `At most ${max} for this question.`,

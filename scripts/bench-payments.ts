@@ -1,5 +1,7 @@
-import { PAYMENT_PATHS, type PayableFees, type PaymentRow, type UnpaidCandidate } from '../contract/payments';
+import { fillPath } from '../contract/endpoint';
+import type { PayableFees, PaymentRow, UnpaidCandidate } from '../contract/payments';
 import { randomBytes } from 'node:crypto';
+import { PAYMENT_ENDPOINTS } from '../contract/payments.endpoints';
 import { SANDBOX_PREFIX, signBody } from '../server/payments/provider';
 import { onEachDatabase, signIn, startServer } from './bench-candidates';
 
@@ -36,7 +38,7 @@ async function burst(url: string, references: string[]) {
     references.map(async (reference) => {
       const body = JSON.stringify({ event: 'charge.success', data: { reference } });
       const started = performance.now();
-      const response = await fetch(url + PAYMENT_PATHS.webhook, {
+      const response = await fetch(url + PAYMENT_ENDPOINTS.webhook.path, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -56,12 +58,14 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
   try {
     const token = await signIn(server.url, dataDir, SCHOOL);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const payable = await json<PayableFees>(await fetch(server.url + PAYMENT_PATHS.payableFees, { headers }));
+    const payable = await json<PayableFees>(
+      await fetch(server.url + PAYMENT_ENDPOINTS.payableFees.path, { headers }),
+    );
     // One candidate a payment, over the per-candidate fees, until the burst is made up.
     const pairs: { fee: number; candidate: number }[] = [];
     for (const fee of payable.fees.filter((f) => f.basis === 'candidate')) {
       const unpaid = await json<UnpaidCandidate[]>(
-        await fetch(server.url + PAYMENT_PATHS.unpaid(fee.id), { headers }),
+        await fetch(server.url + fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: fee.id }), { headers }),
       );
       // Those the demo already holds in a payment in progress cannot be started again (409).
       pairs.push(...unpaid.filter((c) => !c.in_payment).map((c) => ({ fee: fee.id, candidate: c.id })));
@@ -72,7 +76,7 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     const references: string[] = [];
     for (const { fee, candidate } of pairs.slice(0, size)) {
       const started = await json<{ reference: string; access_code: string }>(
-        await fetch(server.url + PAYMENT_PATHS.start, {
+        await fetch(server.url + PAYMENT_ENDPOINTS.start.path, {
           method: 'POST',
           headers,
           body: JSON.stringify({ fee_id: fee, candidate_ids: [candidate] }),
@@ -97,7 +101,7 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     for (;;) {
       const page = await json<{ items: PaymentRow[] }>(
         await fetch(
-          `${server.url}${PAYMENT_PATHS.histories('/api/training-school-admin')}?status=paid&per_page=100`,
+          `${server.url}${PAYMENT_ENDPOINTS.histories.school_admin.path}?status=paid&per_page=100`,
           { headers },
         ),
       );

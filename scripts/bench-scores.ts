@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { and, eq, sql } from 'drizzle-orm';
-import { GRID_PAGE_SIZE, SCORE_PATHS, type GridPage, type MarkRow, type SheetRow } from '../contract/scores';
+import { fillPath } from '../contract/endpoint';
+import { GRID_PAGE_SIZE, type GridPage, type MarkRow, type SheetRow } from '../contract/scores';
+import { SCORE_ENDPOINTS } from '../contract/scores.endpoints';
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { courseHeaders, diets, results, scoreSheets, users } from '../server/db/schema';
 import { computeResults } from '../server/scores/results';
@@ -38,11 +40,13 @@ async function httpSaves(env: Record<string, string>, dataDir: string, port: num
     const token = await signIn(server.url, dataDir, 'marker1@example.org');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const { sheets } = await json<{ sheets: SheetRow[] }>(
-      await fetch(`${server.url}${SCORE_PATHS.sheets}`, { headers }),
+      await fetch(`${server.url}${SCORE_ENDPOINTS.sheets.path}`, { headers }),
     );
     const sheet = sheets.find((s) => s.state === 'open' && s.kind === 'exam' && s.candidates > 0)!;
     const grid = await json<GridPage<MarkRow>>(
-      await fetch(`${server.url}${SCORE_PATHS.sheets}/${sheet.id}/grids/one`, { headers }),
+      await fetch(server.url + fillPath(SCORE_ENDPOINTS.grid.path, { id: sheet.id, grid: 'one' }), {
+        headers,
+      }),
     );
     const versions = new Map(grid.rows.map((row) => [row.candidate_id, row.version]));
     const timings: number[] = [];
@@ -58,11 +62,19 @@ async function httpSaves(env: Record<string, string>, dataDir: string, port: num
       });
       const started = performance.now();
       const saved = await json<MarkRow>(
-        await fetch(`${server.url}${SCORE_PATHS.sheets}/${sheet.id}/grids/one/rows/${row.candidate_id}`, {
-          method: 'POST',
-          headers,
-          body,
-        }),
+        await fetch(
+          server.url +
+            fillPath(SCORE_ENDPOINTS.markRow.path, {
+              id: sheet.id,
+              grid: 'one',
+              candidate: row.candidate_id,
+            }),
+          {
+            method: 'POST',
+            headers,
+            body,
+          },
+        ),
       );
       if (i >= 10) timings.push(performance.now() - started);
       versions.set(row.candidate_id, saved.version);

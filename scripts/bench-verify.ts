@@ -1,5 +1,7 @@
 import http from 'node:http';
-import { PAYMENT_PATHS, type PayableFees, type UnpaidCandidate } from '../contract/payments';
+import { fillPath } from '../contract/endpoint';
+import type { PayableFees, UnpaidCandidate } from '../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../contract/payments.endpoints';
 import { SANDBOX_PREFIX } from '../server/payments/provider';
 import { onEachDatabase, signIn, startServer } from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
@@ -17,7 +19,6 @@ import { json, ms, percentile } from './bench-payments';
 const CLIENTS = Number(process.env.BENCH_VERIFY_CLIENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_VERIFY_SECONDS ?? 60);
 const SCHOOLS = ['school1@example.org', 'school2@example.org'];
-const SCHOOL_PREFIX = '/api/training-school-admin';
 
 /** A POST with no body on the client's own connection; answers the status (the body is read and dropped). */
 function post(url: string, headers: Record<string, string>, agent: http.Agent): Promise<number> {
@@ -42,16 +43,16 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
       const token = await signIn(server.url, dataDir, email);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const payable = await json<PayableFees>(
-        await fetch(server.url + PAYMENT_PATHS.payableFees, { headers }),
+        await fetch(server.url + PAYMENT_ENDPOINTS.payableFees.path, { headers }),
       );
       for (const fee of payable.fees.filter((f) => f.basis === 'candidate')) {
         const unpaid = await json<UnpaidCandidate[]>(
-          await fetch(server.url + PAYMENT_PATHS.unpaid(fee.id), { headers }),
+          await fetch(server.url + fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: fee.id }), { headers }),
         );
         for (const candidate of unpaid.filter((c) => !c.in_payment)) {
           if (clients.length === CLIENTS) break;
           const started = await json<{ reference: string; access_code: string }>(
-            await fetch(server.url + PAYMENT_PATHS.start, {
+            await fetch(server.url + PAYMENT_ENDPOINTS.start.path, {
               method: 'POST',
               headers,
               body: JSON.stringify({ fee_id: fee.id, candidate_ids: [candidate.id] }),
@@ -82,7 +83,7 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
           let outcome: string;
           try {
             const status = await post(
-              server.url + PAYMENT_PATHS.verify(SCHOOL_PREFIX, reference),
+              server.url + fillPath(PAYMENT_ENDPOINTS.verify.school_admin.path, { reference }),
               headers,
               agent,
             );

@@ -16,7 +16,7 @@ import type { ProviderOutcome } from './provider';
  * The payment provider's health, as the board sees it (issue 23): every call's outcome is recorded in
  * `provider_health` (since when it fails, why, its last status), and when the provider refuses our key,
  * or has failed for PROVIDER_ALERT_MINUTES, the board admins are told once: a notification, an audit
- * entry, and a banner on their payments pages (GET PAYMENT_PATHS.providerHealth) until the next call it
+ * entry, and a banner on their payments pages (PAYMENT_ENDPOINTS.providerHealth) until the next call it
  * answers, which clears it (and says so). Each process writes only on a change it sees: a failure, or
  * the first answer after one; an answer while all is well is checked against the row at most every
  * CHECK_MS, so a failure another process recorded is cleared by this one's next answer too.

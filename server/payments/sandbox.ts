@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
-import { formatNaira, PAYMENT_PATHS, SANDBOX_NOTICE } from '../../contract/payments';
+import { formatNaira, SANDBOX_NOTICE } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import type { Database } from '../db/client';
 import { sandboxTransactions } from '../db/schema';
 import type { Deps } from '../http/context';
@@ -162,7 +163,7 @@ export async function deliverWebhook(
 ) {
   const body = await webhookBody(db, event, reference);
   if (!body) return;
-  const response = await fetch(`${selfUrl()}${PAYMENT_PATHS.webhook}`, {
+  const response = await fetch(`${selfUrl()}${PAYMENT_ENDPOINTS.webhook.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-paystack-signature': provider.sign(body) },
     body,

@@ -1,24 +1,12 @@
-import {
-  PAYMENT_MESSAGES as M,
-  PAYMENT_PATHS,
-  PAYMENT_REFERENCE_PATTERN,
-  SETTLED_MESSAGE,
-  paymentPrefix,
-} from '../../contract/payments';
-import {
-  feeStatusValidator,
-  feeValidator,
-  issueResolutionValidator,
-  paymentChoiceValidator,
-} from '../../contract/payments.validators';
+import { PAYMENT_MESSAGES as M, PAYMENT_REFERENCE_PATTERN, SETTLED_MESSAGE } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS as E } from '../../contract/payments.endpoints';
 import type { Role } from '../../contract/roles';
 import { systemActor } from '../audit';
 import { NotFound } from '../errors';
 import { actorOf, callerOf, dbOf, nowOf, transact, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { ADMIN, PUBLIC, SCHOOL_ADMIN, get, post, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 import { createFee, deleteFee, setFeeStatus, updateFee } from '../payments/fees';
 import { readProviderHealth } from '../payments/health';
 import { resolveIssue } from '../payments/issues';
@@ -59,22 +47,22 @@ const schoolOf = (c: AppContext): number => {
 const scopeSchool = (c: AppContext) => (callerOf(c).role === 'admin' ? null : schoolOf(c));
 
 const feeRoutes: Route[] = [
-  post(PAYMENT_PATHS.fees, ADMIN, json(feeValidator), async (c) => {
+  serve(E.createFee, async (c) => {
     const fee = await transact(c, (tx, actor) => createFee(tx, actor, c.req.valid('json')));
     return ok(c, fee, M.feeCreated);
   }),
-  post('/api/admin/fees/:id', ADMIN, json(feeValidator), async (c) => {
+  serve(E.updateFee, async (c) => {
     const id = feeId(c);
     const fee = await transact(c, (tx, actor) => updateFee(tx, actor, id, c.req.valid('json')));
     return ok(c, fee, M.feeUpdated);
   }),
-  post('/api/admin/fees/:id/status', ADMIN, json(feeStatusValidator), async (c) => {
+  serve(E.feeStatus, async (c) => {
     const { status } = c.req.valid('json');
     const id = feeId(c);
     const fee = await transact(c, (tx, actor) => setFeeStatus(tx, actor, id, status));
     return ok(c, fee, M.feeStatusChanged(fee.title, status));
   }),
-  post('/api/admin/fees/:id/delete', ADMIN, async (c) => {
+  serve(E.deleteFee, async (c) => {
     const id = feeId(c);
     await transact(c, (tx, actor) => deleteFee(tx, actor, id));
     return ok(c, undefined, M.feeDeleted);
@@ -82,20 +70,18 @@ const feeRoutes: Route[] = [
 ];
 
 const schoolPaymentRoutes: Route[] = [
-  get(PAYMENT_PATHS.payableFees, SCHOOL_ADMIN, async (c) => {
+  serve(E.payableFees, async (c) => {
     const fees = await payableFees(dbOf(c), schoolOf(c));
     return ok(c, { fees, provider: c.get('deps').payments.info });
   }),
-  get('/api/training-school-admin/fees/:id/unpaid-candidates', SCHOOL_ADMIN, async (c) => {
+  serve(E.unpaid, async (c) => {
     const fee = await payableFee(dbOf(c), feeId(c)).catch(() => {
       throw new NotFound(M.feeNotFound);
     });
     return ok(c, fee.basis === 'school' ? [] : await unpaidCandidates(dbOf(c), fee, schoolOf(c)));
   }),
-  post(PAYMENT_PATHS.quote, SCHOOL_ADMIN, json(paymentChoiceValidator), async (c) =>
-    ok(c, await quote(dbOf(c), schoolOf(c), c.req.valid('json'))),
-  ),
-  post(PAYMENT_PATHS.start, SCHOOL_ADMIN, json(paymentChoiceValidator), async (c) => {
+  serve(E.quote, async (c) => ok(c, await quote(dbOf(c), schoolOf(c), c.req.valid('json')))),
+  serve(E.start, async (c) => {
     const { payments } = c.get('deps');
     const started = await startPayment(dbOf(c), payments, actorOf(c), schoolOf(c), c.req.valid('json'));
     return ok(c, started, M.started);
@@ -103,36 +89,31 @@ const schoolPaymentRoutes: Route[] = [
 ];
 
 /** Both roles: one payment (the receipt), and its verification by reference. */
-const paymentRoutes = (role: Role): Route[] => {
-  const prefix = paymentPrefix(role);
-  return [
-    get(`${prefix}/payments/:reference`, [role], async (c) =>
-      ok(c, await paymentDetail(dbOf(c), referenceOf(c), scopeSchool(c))),
-    ),
-    // The browser's verify (and the board's verify by hand): the same settle as the webhook's.
-    post(`${prefix}/payments/:reference/verify`, [role], async (c) => {
-      const reference = referenceOf(c);
-      const school = scopeSchool(c);
-      // A school admin may verify only their own school's payment: the same 404 as for no payment.
-      if (school !== null) await paymentDetail(dbOf(c), reference, school);
-      const { database, payments, log } = c.get('deps');
-      const status = await settle(
-        { db: database.db, provider: payments, log, now: () => nowOf(c) },
-        actorOf(c),
-        reference,
-      );
-      if (status === null) throw new NotFound(M.notFound);
-      return ok(c, await paymentDetail(dbOf(c), reference, school), SETTLED_MESSAGE[status]);
-    }),
-  ];
-};
+const paymentRoutes = (role: Role): Route[] => [
+  serve(E.payment[role], async (c) => ok(c, await paymentDetail(dbOf(c), referenceOf(c), scopeSchool(c)))),
+  // The browser's verify (and the board's verify by hand): the same settle as the webhook's.
+  serve(E.verify[role], async (c) => {
+    const reference = referenceOf(c);
+    const school = scopeSchool(c);
+    // A school admin may verify only their own school's payment: the same 404 as for no payment.
+    if (school !== null) await paymentDetail(dbOf(c), reference, school);
+    const { database, payments, log } = c.get('deps');
+    const status = await settle(
+      { db: database.db, provider: payments, log, now: () => nowOf(c) },
+      actorOf(c),
+      reference,
+    );
+    if (status === null) throw new NotFound(M.notFound);
+    return ok(c, await paymentDetail(dbOf(c), reference, school), SETTLED_MESSAGE[status]);
+  }),
+];
 
 const reconciliationRoutes: Route[] = [
   // The banner of the board's payments pages: the provider failing now, why and since when.
-  get(PAYMENT_PATHS.providerHealth, ADMIN, async (c) =>
+  serve(E.providerHealth, async (c) =>
     ok(c, await readProviderHealth(dbOf(c), c.get('deps').payments.info.name, nowOf(c))),
   ),
-  post('/api/admin/payment-issues/:id/resolve', ADMIN, json(issueResolutionValidator), async (c) => {
+  serve(E.resolveIssue, async (c) => {
     const id = idOf(c, M.issueNotFound);
     const { note } = c.req.valid('json');
     const issue = await transact(c, (tx, actor) => resolveIssue(tx, actor, id, note));
@@ -148,7 +129,7 @@ const SETTLE_AFTER_SECONDS = 1;
  * word: it queues the same settle the browser's verify runs, which asks the provider.
  */
 const webhookRoutes: Route[] = [
-  post(PAYMENT_PATHS.webhook, PUBLIC, async (c) => {
+  serve(E.webhook, async (c) => {
     const { payments, jobs, database, log } = c.get('deps');
     const raw = await c.req.text();
     if (!payments.signatureValid(raw, c.req.header('x-paystack-signature'))) {

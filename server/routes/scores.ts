@@ -1,30 +1,11 @@
-import {
-  GRIDS,
-  IMPORT_MAX_BYTES,
-  REASON_MAX,
-  SCORE_MESSAGES as M,
-  SCORE_PATHS,
-  type Grid,
-} from '../../contract/scores';
-import {
-  holdValidator,
-  inCourseRowValidator,
-  markRowValidator,
-  markerThreeValidator,
-  paperValidator,
-  publicationValidator,
-  reasonValidator,
-  resultRulesValidator,
-  scoreQueryValidator,
-  sheetValidator,
-  withdrawValidator,
-} from '../../contract/scores.validators';
+import { GRIDS, IMPORT_MAX_BYTES, REASON_MAX, SCORE_MESSAGES as M, type Grid } from '../../contract/scores';
+import { SCORE_ENDPOINTS as E } from '../../contract/scores.endpoints';
 import { Invalid, NotFound } from '../errors';
 import { actorOf, callerOf, dbOf, transact, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { ADMIN, get, post, type Route } from '../http/route';
-import { checkedForm, json, query } from '../http/validate';
+import { serve, type Route } from '../http/route';
+import { checkedForm } from '../http/validate';
 import { importMarks } from '../scores/import';
 import { gridPage, reconciliation, saveInCourse, saveMarks } from '../scores/marks';
 import { courseScoring, createPaper, deletePaper, setResultRules, updatePaper } from '../scores/papers';
@@ -67,29 +48,38 @@ function courseCodeOf(c: AppContext): string {
   return code;
 }
 
-function gridOf(c: AppContext): Grid {
+/**
+ * The `:grid` of the path, one of `grids`, or the 404 of a sheet without it. A path that names its
+ * grids (`:grid{one|two}`) is matched by Hono only for those, so there the check narrows the type.
+ */
+function gridOf<G extends Grid>(c: AppContext, grids: readonly G[]): G {
   const grid = c.req.param('grid');
-  if (!GRIDS.includes(grid as Grid)) throw new NotFound(M.sheetNotFound);
-  return grid as Grid;
+  if (!grids.includes(grid as G)) throw new NotFound(M.sheetNotFound);
+  return grid as G;
 }
 
+/** The grids whose rows are a marker's marks (the in-course grid's are semester scores). */
+const MARK_GRIDS = ['one', 'two', 'three'] as const;
+/** The grids a marker submits. */
+const SUBMITTED_GRIDS = ['one', 'two'] as const;
+
 const courseRoutes: Route[] = [
-  get(SCORE_PATHS.courseScoring, ADMIN, async (c) => ok(c, await courseScoring(dbOf(c), courseCodeOf(c)))),
-  post(SCORE_PATHS.rules, ADMIN, json(resultRulesValidator), async (c) => {
+  serve(E.courseScoring, async (c) => ok(c, await courseScoring(dbOf(c), courseCodeOf(c)))),
+  serve(E.rules, async (c) => {
     const code = courseCodeOf(c);
     const rules = await transact(c, (tx, actor) => setResultRules(tx, actor, code, c.req.valid('json')));
     return ok(c, rules, M.rulesSaved);
   }),
-  post(SCORE_PATHS.papers, ADMIN, json(paperValidator), async (c) => {
+  serve(E.createPaper, async (c) => {
     const paper = await transact(c, (tx, actor) => createPaper(tx, actor, c.req.valid('json')));
     return ok(c, paper, M.paperSaved);
   }),
-  post('/api/admin/score/papers/:id', ADMIN, json(paperValidator), async (c) => {
+  serve(E.updatePaper, async (c) => {
     const id = idOf(c, M.paperNotFound);
     const paper = await transact(c, (tx, actor) => updatePaper(tx, actor, id, c.req.valid('json')));
     return ok(c, paper, M.paperSaved);
   }),
-  post('/api/admin/score/papers/:id/delete', ADMIN, async (c) => {
+  serve(E.deletePaper, async (c) => {
     const id = idOf(c, M.paperNotFound);
     await transact(c, (tx, actor) => deletePaper(tx, actor, id));
     return ok(c, undefined, M.paperDeleted);
@@ -97,74 +87,56 @@ const courseRoutes: Route[] = [
 ];
 
 const sheetRoutes: Route[] = [
-  get(SCORE_PATHS.sheets, ADMIN, query(scoreQueryValidator), async (c) => {
+  serve(E.sheets, async (c) => {
     const { diet } = c.req.valid('query');
     const [sheets, people] = [await listSheets(dbOf(c), diet ?? null), await markers(dbOf(c))];
     return ok(c, { sheets, markers: people });
   }),
-  post(SCORE_PATHS.sheets, ADMIN, json(sheetValidator), async (c) => {
+  serve(E.createSheet, async (c) => {
     const sheet = await transact(c, (tx, actor) => createSheet(tx, actor, c.req.valid('json')));
     return ok(c, sheet, M.sheetCreated);
   }),
-  get(SCORE_PATHS.sheet, ADMIN, async (c) => ok(c, await readSheet(dbOf(c), sheetId(c)))),
-  post(SCORE_PATHS.markerThree, ADMIN, json(markerThreeValidator), async (c) => {
+  serve(E.sheet, async (c) => ok(c, await readSheet(dbOf(c), sheetId(c)))),
+  serve(E.markerThree, async (c) => {
     const id = sheetId(c);
     const { marker_three } = c.req.valid('json');
     const sheet = await transact(c, (tx, actor) => setMarkerThree(tx, actor, id, marker_three));
     return ok(c, sheet, M.markerThreeSet);
   }),
-  post(SCORE_PATHS.lock, ADMIN, async (c) => {
+  serve(E.lock, async (c) => {
     const id = sheetId(c);
     return ok(c, await transact(c, (tx, actor) => lockSheetMarks(tx, actor, id)), M.locked);
   }),
-  post(SCORE_PATHS.unlock, ADMIN, json(reasonValidator), async (c) => {
+  serve(E.unlock, async (c) => {
     const id = sheetId(c);
     const { reason } = c.req.valid('json');
     return ok(c, await transact(c, (tx, actor) => unlockSheet(tx, actor, id, reason)), M.unlocked);
   }),
-  get(SCORE_PATHS.reconciliation, ADMIN, async (c) =>
-    ok(c, await reconciliation(dbOf(c), sheetId(c), userId(c))),
-  ),
+  serve(E.reconciliation, async (c) => ok(c, await reconciliation(dbOf(c), sheetId(c), userId(c)))),
 ];
 
 const gridRoutes: Route[] = [
-  get(SCORE_PATHS.grid, ADMIN, query(scoreQueryValidator), async (c) => {
+  serve(E.grid, async (c) => {
     const { page } = c.req.valid('query');
-    return ok(c, await gridPage(dbOf(c), sheetId(c), gridOf(c), userId(c), page ?? 1));
+    return ok(c, await gridPage(dbOf(c), sheetId(c), gridOf(c, GRIDS), userId(c), page ?? 1));
   }),
   // A marker's row: grids one, two and three take marks; the in-course grid its semester scores.
-  ...(['one', 'two', 'three'] as const).map((grid) =>
-    post(
-      `/api/admin/score/sheets/:id/grids/${grid}/rows/:candidate`,
-      ADMIN,
-      json(markRowValidator),
-      async (c) => {
-        const [id, candidate] = [sheetId(c), candidateId(c)];
-        const row = await transact(c, (tx, actor) =>
-          saveMarks(tx, actor, id, grid, candidate, c.req.valid('json')),
-        );
-        return ok(c, row, M.rowSaved);
-      },
-    ),
-  ),
-  post(
-    '/api/admin/score/sheets/:id/grids/in-course/rows/:candidate',
-    ADMIN,
-    json(inCourseRowValidator),
-    async (c) => {
-      const [id, candidate] = [sheetId(c), candidateId(c)];
-      const row = await transact(c, (tx, actor) =>
-        saveInCourse(tx, actor, id, candidate, c.req.valid('json')),
-      );
-      return ok(c, row, M.rowSaved);
-    },
-  ),
-  ...(['one', 'two'] as const).map((grid) =>
-    post(`/api/admin/score/sheets/:id/grids/${grid}/submit`, ADMIN, async (c) => {
-      const id = sheetId(c);
-      return ok(c, await transact(c, (tx, actor) => submitGrid(tx, actor, id, grid)), M.submitted);
-    }),
-  ),
+  serve(E.markRow, async (c) => {
+    const [id, grid, candidate] = [sheetId(c), gridOf(c, MARK_GRIDS), candidateId(c)];
+    const row = await transact(c, (tx, actor) =>
+      saveMarks(tx, actor, id, grid, candidate, c.req.valid('json')),
+    );
+    return ok(c, row, M.rowSaved);
+  }),
+  serve(E.inCourseRow, async (c) => {
+    const [id, candidate] = [sheetId(c), candidateId(c)];
+    const row = await transact(c, (tx, actor) => saveInCourse(tx, actor, id, candidate, c.req.valid('json')));
+    return ok(c, row, M.rowSaved);
+  }),
+  serve(E.submit, async (c) => {
+    const [id, grid] = [sheetId(c), gridOf(c, SUBMITTED_GRIDS)];
+    return ok(c, await transact(c, (tx, actor) => submitGrid(tx, actor, id, grid)), M.submitted);
+  }),
 ];
 
 /** A marks CSV and its options, checked for what it is before a row is read (rows: server/scores/import.ts). */
@@ -184,8 +156,8 @@ const marksCsv = checkedForm(
 );
 
 const importRoutes: Route[] = [
-  post(SCORE_PATHS.importMarks, ADMIN, marksCsv, async (c) => {
-    const [id, grid] = [sheetId(c), gridOf(c)];
+  serve(E.importMarks, marksCsv, async (c) => {
+    const [id, grid] = [sheetId(c), gridOf(c, GRIDS)];
     const { csv, dryRun, reason } = c.req.valid('form');
     const bytes = new Uint8Array(await csv.arrayBuffer());
     const { database } = c.get('deps');
@@ -195,35 +167,33 @@ const importRoutes: Route[] = [
 ];
 
 const resultRoutes: Route[] = [
-  get(SCORE_PATHS.publications, ADMIN, query(scoreQueryValidator), async (c) => {
+  serve(E.publications, async (c) => {
     const { diet } = c.req.valid('query');
     return ok(c, await publications(dbOf(c), diet ?? null));
   }),
-  post(SCORE_PATHS.compute, ADMIN, json(publicationValidator), async (c) => {
+  serve(E.compute, async (c) => {
     const row = await transact(c, (tx, actor) => computeAudited(tx, actor, c.req.valid('json')));
     return ok(c, row, M.computed);
   }),
-  post(SCORE_PATHS.publish, ADMIN, json(publicationValidator), async (c) => {
+  serve(E.publish, async (c) => {
     const row = await transact(c, (tx, actor) => publishResults(tx, actor, c.req.valid('json')));
     return ok(c, row, M.published);
   }),
   // What compute, publish and withdraw would do (their questions' numbers, the refusal, the changes).
-  get(SCORE_PATHS.preview, ADMIN, query(publicationValidator), async (c) =>
-    ok(c, await publicationPreview(dbOf(c), c.req.valid('query'))),
-  ),
-  post(SCORE_PATHS.withdraw, ADMIN, json(withdrawValidator), async (c) => {
+  serve(E.preview, async (c) => ok(c, await publicationPreview(dbOf(c), c.req.valid('query')))),
+  serve(E.withdraw, async (c) => {
     const row = await transact(c, (tx, actor) => withdrawResults(tx, actor, c.req.valid('json')));
     return ok(c, row, M.withdrawn);
   }),
-  get(SCORE_PATHS.holds, ADMIN, query(scoreQueryValidator), async (c) => {
+  serve(E.holds, async (c) => {
     const { diet } = c.req.valid('query');
     return ok(c, await openHolds(dbOf(c), diet ?? null));
   }),
-  post(SCORE_PATHS.holds, ADMIN, json(holdValidator), async (c) => {
+  serve(E.hold, async (c) => {
     const hold = await transact(c, (tx, actor) => holdResult(tx, actor, c.req.valid('json')));
     return ok(c, { id: hold.id }, M.holdCreated);
   }),
-  post('/api/admin/results/holds/:id/release', ADMIN, async (c) => {
+  serve(E.releaseHold, async (c) => {
     const id = idOf(c, M.holdNotFound);
     await transact(c, (tx, actor) => releaseHold(tx, actor, id));
     return ok(c, undefined, M.holdReleased);

@@ -1,27 +1,16 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type { ApiFailure } from '../../contract/envelope';
-import {
-  PAYMENT_PATHS,
-  paymentPrefix,
-  type FeeRow,
-  type FeeStatus,
-  type PayableFees,
-  type PaymentDetail,
-  type PaymentQuote,
-  type PaymentStart,
-  type UnpaidCandidate,
-} from '../../contract/payments';
-import { feeValidator } from '../../contract/payments.validators';
+import type { FeeStatus, PaymentDetail, PaymentQuote, PaymentStart } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS as E } from '../../contract/payments.endpoints';
 import type { Role } from '../../contract/roles';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { ListAction } from '../../machines/list.machine';
 import type { PaymentChoice, PaymentEvent } from '../../machines/payment.machine';
-import { call } from './client';
-import { checkInBrowser, messageOf } from './listForms';
+import { send } from './send';
 
 /** The payments area's I/O: the fee form and row actions, a school's payment, and the provider's popup. */
 
-/** Creates (no `id`) or edits a fee; the contract's validator runs first. */
+/** Creates (no `id`) or edits a fee; the contract's validator runs first (in `send`). */
 export async function saveFee(values: FormValues): Promise<{ message?: string }> {
   const body = {
     title: values.title,
@@ -31,73 +20,61 @@ export async function saveFee(values: FormValues): Promise<{ message?: string }>
     diet: values.diet,
     course_headers: values.course_headers ?? '',
   };
-  await checkInBrowser(feeValidator, body);
   const id = Number(values.id);
-  const response = await call<FeeRow>(id ? PAYMENT_PATHS.fee(id) : PAYMENT_PATHS.fees, {
-    method: 'POST',
-    body,
-  });
-  return { message: messageOf(response) };
+  const { message } = id
+    ? await send(E.updateFee, { params: { id }, body })
+    : await send(E.createFee, { body });
+  return { message };
 }
 
 /** A fee row's status toggle. */
 export async function saveFeeStatus(input: { id: number | string; value: string }) {
-  const response = await call<FeeRow>(PAYMENT_PATHS.feeStatus(Number(input.id)), {
-    method: 'POST',
-    body: { status: input.value as FeeStatus },
-  });
-  return { value: response.data!.status, message: messageOf(response) };
+  const body = { status: input.value as FeeStatus };
+  const { data, message } = await send(E.feeStatus, { params: { id: input.id }, body });
+  return { value: data.status, message };
 }
 
 /** The fees list's row action: delete. */
 export const feeActions = fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
   const { id } = input.payload as { id: number };
-  const response = await call(PAYMENT_PATHS.feeDelete(id), { method: 'POST' });
-  return { message: messageOf(response) };
+  const { message } = await send(E.deleteFee, { params: { id } });
+  return { message };
 });
 
-export const loadPayableFees = async () => (await call<PayableFees>(PAYMENT_PATHS.payableFees)).data!;
+export const loadPayableFees = async () => (await send(E.payableFees)).data;
 
-export const loadUnpaid = async (feeId: number) =>
-  (await call<UnpaidCandidate[]>(PAYMENT_PATHS.unpaid(feeId))).data!;
+export const loadUnpaid = async (feeId: number) => (await send(E.unpaid, { params: { id: feeId } })).data;
 
 export const quotePayment = fromPromise<PaymentQuote, PaymentChoice>(
-  async ({ input }) =>
-    (await call<PaymentQuote>(PAYMENT_PATHS.quote, { method: 'POST', body: { ...input } })).data!,
+  async ({ input }) => (await send(E.quote, { body: { ...input } })).data,
 );
 
 export const startPayment = fromPromise<PaymentStart, PaymentChoice>(
-  async ({ input }) =>
-    (await call<PaymentStart>(PAYMENT_PATHS.start, { method: 'POST', body: { ...input } })).data!,
+  async ({ input }) => (await send(E.start, { body: { ...input } })).data,
 );
 
 export const verifyPayment = (role: Role) =>
   fromPromise<PaymentDetail, { reference: string }>(
-    async ({ input }) =>
-      (
-        await call<PaymentDetail>(PAYMENT_PATHS.verify(paymentPrefix(role), input.reference), {
-          method: 'POST',
-        })
-      ).data!,
+    async ({ input }) => (await send(E.verify[role], { params: { reference: input.reference } })).data,
   );
 
 /** The histories' row action: verify a reference again (the list then shows the row as settled). */
 export const verifyAction = (role: Role) =>
   fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
     const { reference } = input.payload as { reference: string };
-    const response = await call(PAYMENT_PATHS.verify(paymentPrefix(role), reference), { method: 'POST' });
-    return { message: messageOf(response) };
+    const { message } = await send(E.verify[role], { params: { reference } });
+    return { message };
   });
 
 export const loadPayment = async (role: Role, reference: string) =>
-  (await call<PaymentDetail>(PAYMENT_PATHS.one(paymentPrefix(role), reference))).data!;
+  (await send(E.payment[role], { params: { reference } })).data;
 
 export async function resolveIssue(values: FormValues): Promise<{ message?: string }> {
-  const response = await call(PAYMENT_PATHS.resolveIssue(Number(values.id)), {
-    method: 'POST',
+  const { message } = await send(E.resolveIssue, {
+    params: { id: Number(values.id) },
     body: { note: values.note },
   });
-  return { message: messageOf(response) };
+  return { message };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,52 +1,25 @@
 import { fromPromise } from 'xstate';
 import type { ApiFailure } from '../../contract/envelope';
-import {
-  SCORE_PATHS,
-  type CourseScoring,
-  type Grid,
-  type GridPage,
-  type ImportReport,
-  type InCourseRow,
-  type MarkRow,
-  type Publication,
-  type PublicationPreview,
-  type ReconciliationRow,
-  type SheetRow,
-  type UserRef,
-} from '../../contract/scores';
-import {
-  holdValidator,
-  paperValidator,
-  resultRulesValidator,
-  sheetValidator,
-  withdrawValidator,
-} from '../../contract/scores.validators';
+import type { Grid, GridPage, InCourseRow, MarkRow, SheetRow } from '../../contract/scores';
+import { SCORE_ENDPOINTS as E } from '../../contract/scores.endpoints';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { ListAction } from '../../machines/list.machine';
 import type { SaveRowInput, SavedRow } from '../../machines/markRow.machine';
 import { fieldsOf, valuesOf } from '../../machines/scoreSheet.machine';
-import { call } from './client';
-import { checkInBrowser, messageOf } from './listForms';
+import { send } from './send';
 
 /** The score area's I/O: papers and rules, sheets, a grid's rows, results and holds. */
 
-const sheetPath = (id: number, tail = '') => `${SCORE_PATHS.sheets}/${id}${tail}`;
-
-export const loadSheets = async (diet: string) =>
-  (
-    await call<{ sheets: SheetRow[]; markers: UserRef[] }>(
-      `${SCORE_PATHS.sheets}?diet=${encodeURIComponent(diet)}`,
-    )
-  ).data!;
+export const loadSheets = async (diet: string) => (await send(E.sheets, { query: { diet } })).data;
 
 export const loadCourseScoring = async (code: string) =>
-  (await call<CourseScoring>(SCORE_PATHS.courseScoring.replace(':code', code))).data!;
+  (await send(E.courseScoring, { params: { code } })).data;
 
 export const loadReconciliation = async (sheetId: number) =>
-  (await call<ReconciliationRow[]>(sheetPath(sheetId, '/reconciliation'))).data!;
+  (await send(E.reconciliation, { params: { id: sheetId } })).data;
 
 export const loadPublications = async (diet: string) =>
-  (await call<Publication[]>(`${SCORE_PATHS.publications}?diet=${encodeURIComponent(diet)}`)).data!;
+  (await send(E.publications, { query: { diet } })).data;
 
 export async function saveSheet(values: FormValues): Promise<{ message?: string }> {
   const body = {
@@ -58,8 +31,8 @@ export async function saveSheet(values: FormValues): Promise<{ message?: string 
     marker_one: Number(values.marker_one) || undefined,
     ...(values.kind === 'exam' && { marker_two: Number(values.marker_two) || undefined }),
   };
-  await checkInBrowser(sheetValidator, body);
-  return { message: messageOf(await call(SCORE_PATHS.sheets, { method: 'POST', body })) };
+  const { message } = await send(E.createSheet, { body });
+  return { message };
 }
 
 export async function savePaper(values: FormValues): Promise<{ message?: string }> {
@@ -74,10 +47,11 @@ export async function savePaper(values: FormValues): Promise<{ message?: string 
     tolerance_question: values.tolerance_question,
     tolerance_total: values.tolerance_total,
   };
-  await checkInBrowser(paperValidator, body);
   const id = Number(values.id);
-  const path = id ? `${SCORE_PATHS.papers}/${id}` : SCORE_PATHS.papers;
-  return { message: messageOf(await call(path, { method: 'POST', body })) };
+  const { message } = id
+    ? await send(E.updatePaper, { params: { id }, body })
+    : await send(E.createPaper, { body });
+  return { message };
 }
 
 export async function saveRules(values: FormValues): Promise<{ message?: string }> {
@@ -86,50 +60,43 @@ export async function saveRules(values: FormValues): Promise<{ message?: string 
     pass_mark: values.pass_mark,
     grade_bands: values.grade_bands,
   };
-  await checkInBrowser(resultRulesValidator, body);
-  const path = SCORE_PATHS.rules.replace(':code', String(values.course_header));
-  return { message: messageOf(await call(path, { method: 'POST', body })) };
+  const { message } = await send(E.rules, { params: { code: String(values.course_header) }, body });
+  return { message };
 }
 
 export async function saveHold(values: FormValues): Promise<{ message?: string }> {
   const body = { diet: values.diet, candidate_index: values.candidate_index, reason: values.reason };
-  await checkInBrowser(holdValidator, body);
-  return { message: messageOf(await call(SCORE_PATHS.holds, { method: 'POST', body })) };
+  const { message } = await send(E.hold, { body });
+  return { message };
 }
 
-/** A sheet-level or results-level action: its sentence. */
-async function act(path: string, body?: Record<string, unknown>) {
-  const response = await call<SheetRow>(path, { method: 'POST', body });
-  return { sheet: response.data!, message: messageOf(response) };
-}
+/** A sheet-level action: the sheet as it now is, and its sentence. */
+const sheetAnswer = ({ data, message }: { data: SheetRow; message?: string }) => ({ sheet: data, message });
 
-export const setMarkerThree = (sheetId: number, markerId: number) =>
-  act(sheetPath(sheetId, '/marker-three'), { marker_three: markerId });
+export const setMarkerThree = async (sheetId: number, markerId: number) =>
+  sheetAnswer(await send(E.markerThree, { params: { id: sheetId }, body: { marker_three: markerId } }));
 
-export const publicationAction = (action: 'compute' | 'publish', diet: string, course: string) =>
-  call<Publication>(SCORE_PATHS[action], { method: 'POST', body: { diet, course_header: course } }).then(
-    (response) => ({ message: messageOf(response) }),
-  );
+export const publicationAction = async (action: 'compute' | 'publish', diet: string, course: string) => {
+  const { message } = await send(E[action], { body: { diet, course_header: course } });
+  return { message };
+};
 
 /** What compute, publish and withdraw would do: the numbers their questions say, the refusal, the changes. */
 export const loadPublicationPreview = async (diet: string, course: string) =>
-  (
-    await call<PublicationPreview>(
-      `${SCORE_PATHS.preview}?diet=${encodeURIComponent(diet)}&course_header=${encodeURIComponent(course)}`,
-    )
-  ).data!;
+  (await send(E.preview, { query: { diet, course_header: course } })).data;
 
 /** Withdraws a publication with its reason (the withdraw dialog's form). */
 export async function withdrawResults(values: FormValues): Promise<{ message?: string }> {
   const body = { diet: values.diet, course_header: values.course_header, reason: values.reason };
-  await checkInBrowser(withdrawValidator, body);
-  return { message: messageOf(await call(SCORE_PATHS.withdraw, { method: 'POST', body })) };
+  const { message } = await send(E.withdraw, { body });
+  return { message };
 }
 
 /** The results list's row action: release the board's hold on a result. */
 export const resultActions = fromPromise<{ message?: string }, ListAction>(async ({ input }) => {
   const { hold } = input.payload as { hold: number };
-  return { message: messageOf(await call(`${SCORE_PATHS.holds}/${hold}/release`, { method: 'POST' })) };
+  const { message } = await send(E.releaseHold, { params: { id: hold } });
+  return { message };
 });
 
 // The score sheet machine's actors.
@@ -140,24 +107,28 @@ export const loadGrid = fromPromise<
 >(
   async ({ input }) =>
     (
-      await call<GridPage<MarkRow | InCourseRow>>(
-        sheetPath(input.sheetId, `/grids/${input.grid}?page=${input.page}`),
-      )
-    ).data!,
+      await send(E.grid, {
+        params: { id: input.sheetId, grid: input.grid },
+        // The query travels as text, and the contract checks it as text.
+        query: { page: String(input.page) },
+      })
+    ).data,
 );
 
 export const submitGrid = fromPromise<{ sheet: SheetRow; message?: string }, { sheetId: number; grid: Grid }>(
-  ({ input }) => act(sheetPath(input.sheetId, `/grids/${input.grid}/submit`)),
+  async ({ input }) => sheetAnswer(await send(E.submit, { params: { id: input.sheetId, grid: input.grid } })),
 );
 
 export const lockSheet = fromPromise<{ sheet: SheetRow; message?: string }, { sheetId: number }>(
-  ({ input }) => act(sheetPath(input.sheetId, '/lock')),
+  async ({ input }) => sheetAnswer(await send(E.lock, { params: { id: input.sheetId } })),
 );
 
 export const unlockSheet = fromPromise<
   { sheet: SheetRow; message?: string },
   { sheetId: number; reason: string }
->(({ input }) => act(sheetPath(input.sheetId, '/unlock'), { reason: input.reason }));
+>(async ({ input }) =>
+  sheetAnswer(await send(E.unlock, { params: { id: input.sheetId }, body: { reason: input.reason } })),
+);
 
 /** A row as the row actor keeps it, from the row the server answers. */
 function savedOf(grid: Grid, row: MarkRow | InCourseRow): SavedRow {
@@ -172,12 +143,13 @@ export const saveRow = fromPromise<SavedRow, SaveRowInput>(async ({ input }) => 
     version: input.version,
     ...(input.reason && { reason: input.reason }),
   };
+  const params = { id: input.sheetId, candidate: input.candidateId };
   try {
-    const response = await call<MarkRow | InCourseRow>(
-      sheetPath(input.sheetId, `/grids/${input.grid}/rows/${input.candidateId}`),
-      { method: 'POST', body },
-    );
-    return savedOf(input.grid, response.data!);
+    const { data } =
+      input.grid === 'in-course'
+        ? await send(E.inCourseRow, { params, body })
+        : await send(E.markRow, { params: { ...params, grid: input.grid }, body });
+    return savedOf(input.grid, data);
   } catch (error) {
     const failure = error as ApiFailure & { data?: { current?: MarkRow | InCourseRow } };
     if (failure.status === 409 && failure.data?.current) {
@@ -190,9 +162,6 @@ export const saveRow = fromPromise<SavedRow, SaveRowInput>(async ({ input }) => 
 /** A marks CSV checked (dry run) or imported into a grid; the answer's sentence with the report. */
 export async function importMarks(sheetId: number, grid: Grid, form: FormData, dryRun: boolean) {
   form.set('dry_run', dryRun ? '1' : '0');
-  const response = await call<ImportReport>(sheetPath(sheetId, `/grids/${grid}/import`), {
-    method: 'POST',
-    body: form,
-  });
-  return { report: response.data!, message: messageOf(response) };
+  const { data, message } = await send(E.importMarks, { params: { id: sheetId, grid }, body: form });
+  return { report: data, message };
 }

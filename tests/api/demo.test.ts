@@ -10,20 +10,22 @@ import {
   type CandidateRecord,
   type CandidateRow,
 } from '../../contract/candidates';
+import { fillPath } from '../../contract/endpoint';
 import { NOTIFICATION_PATHS, type BoardNotification, type SchoolNotice } from '../../contract/notifications';
 import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow } from '../../contract/diets';
 import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
-import { SCORE_PATHS, type ReconciliationRow, type ResultRow, type SheetRow } from '../../contract/scores';
+import type { ReconciliationRow, ResultRow, SheetRow } from '../../contract/scores';
 import {
-  PAYMENT_PATHS,
   type FeeRow,
   type PayableFees,
   type PaymentIssueRow,
   type PaymentRow,
   type UnpaidCandidate,
 } from '../../contract/payments';
+import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/demo/accounts';
@@ -219,7 +221,7 @@ describe('what the board admin sees', () => {
   });
 
   it('fees for the current diet and payments in every state, one waiting in reconciliation', async () => {
-    const fees = await get<Page<FeeRow>>(PAYMENT_PATHS.fees, tokens.admin);
+    const fees = await get<Page<FeeRow>>(PAYMENT_ENDPOINTS.fees.path, tokens.admin);
     expect(fees.items.map((fee) => fee.kind).sort()).toEqual([
       'indexing',
       'late_registration',
@@ -228,21 +230,27 @@ describe('what the board admin sees', () => {
       'resit',
     ]);
     const histories = await get<Page<PaymentRow>>(
-      `${PAYMENT_PATHS.histories('/api/admin')}?per_page=50`,
+      `${PAYMENT_ENDPOINTS.histories.admin.path}?per_page=50`,
       tokens.admin,
     );
     expect(new Set(histories.items.map((p) => p.status))).toEqual(
       new Set(['paid', 'pending', 'failed', 'abandoned', 'review']),
     );
-    const queue = await get<Page<PaymentIssueRow>>(`${PAYMENT_PATHS.issues}?state=open`, tokens.admin);
+    const queue = await get<Page<PaymentIssueRow>>(
+      `${PAYMENT_ENDPOINTS.issues.path}?state=open`,
+      tokens.admin,
+    );
     expect(queue.items.map((issue) => issue.kind)).toEqual(['amount_mismatch']);
     // Registration is open, so nobody owes the late fee yet; the held (pending) candidates are shown held.
-    const payable = await get<PayableFees>(PAYMENT_PATHS.payableFees, tokens.school1);
+    const payable = await get<PayableFees>(PAYMENT_ENDPOINTS.payableFees.path, tokens.school1);
     const late = payable.fees.find((fee) => fee.kind === 'late_registration')!;
     expect(late).toMatchObject({ unpaid: 0, paid: 0 });
     const registration = payable.fees.find((fee) => fee.kind === 'registration')!;
     expect(registration.unpaid).toBeGreaterThan(0);
-    const unpaid = await get<UnpaidCandidate[]>(PAYMENT_PATHS.unpaid(registration.id), tokens.school1);
+    const unpaid = await get<UnpaidCandidate[]>(
+      fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: registration.id }),
+      tokens.school1,
+    );
     const pending = histories.items.find((p) => p.status === 'pending')!;
     expect(unpaid.filter((c) => c.in_payment).map((c) => c.in_payment)).toEqual(
       Array.from({ length: pending.candidates }, () => ({
@@ -254,7 +262,7 @@ describe('what the board admin sees', () => {
     const paid = histories.items.find((p) => p.status === 'paid' && p.school.code === 'SHT-IB')!;
     const verified = await t.request(
       'POST',
-      PAYMENT_PATHS.verify('/api/training-school-admin', paid.transaction_ref),
+      fillPath(PAYMENT_ENDPOINTS.verify.school_admin.path, { reference: paid.transaction_ref }),
       {
         token: tokens.school1,
       },
@@ -272,7 +280,7 @@ describe('scores in the demo', () => {
     const past = diets.items.find((d) => d.closed_at)!;
     const current = diets.items.find((d) => d.current)!;
     const pastSheets = await get<{ sheets: SheetRow[] }>(
-      `${SCORE_PATHS.sheets}?diet=${past.code}`,
+      `${SCORE_ENDPOINTS.sheets.path}?diet=${past.code}`,
       tokens.admin,
     );
     expect(pastSheets.sheets.length).toBeGreaterThan(10);
@@ -282,20 +290,20 @@ describe('scores in the demo', () => {
     const settled = (
       await Promise.all(
         withThird.map((s) =>
-          get<ReconciliationRow[]>(`${SCORE_PATHS.sheets}/${s.id}/reconciliation`, tokens.admin),
+          get<ReconciliationRow[]>(fillPath(SCORE_ENDPOINTS.reconciliation.path, { id: s.id }), tokens.admin),
         ),
       )
     ).flat();
     expect(settled.length).toBeGreaterThan(3);
     expect(settled.every((row) => row.three !== null && row.final !== '')).toBe(true);
     const currentSheets = await get<{ sheets: SheetRow[] }>(
-      `${SCORE_PATHS.sheets}?diet=${current.code}`,
+      `${SCORE_ENDPOINTS.sheets.path}?diet=${current.code}`,
       tokens.admin,
     );
     expect(currentSheets.sheets.map((s) => s.state)).toEqual(['open', 'open']);
     // A school admin reads its own candidates' published results, passes and fails among them.
     const own = await get<Page<ResultRow>>(
-      `${SCORE_PATHS.schoolResults}?diet=${past.code}&per_page=100`,
+      `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${past.code}&per_page=100`,
       tokens.school1,
     );
     expect(own.total).toBeGreaterThan(10);

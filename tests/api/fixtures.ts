@@ -3,7 +3,8 @@ import path from 'node:path';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { formatCandidateIndex } from '../../contract/candidates';
-import { PAYMENT_PATHS } from '../../contract/payments';
+import { fillPath } from '../../contract/endpoint';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { hashPassword } from '../../server/secrets';
 import { issueToken } from '../../server/auth/tokens';
 import {
@@ -297,7 +298,7 @@ export async function addFee(
   token: string,
   fields: Record<string, unknown> = {},
 ): Promise<number> {
-  const response = await t.request('POST', PAYMENT_PATHS.fees, {
+  const response = await t.request('POST', PAYMENT_ENDPOINTS.createFee.path, {
     token,
     json: {
       title: 'Registration fee',
@@ -354,7 +355,7 @@ export const sandboxCheckout = (
 
 /** The school admin's browser asking the portal to verify a payment, as it does back from the checkout. */
 export const schoolVerifies = (t: TestPortal, token: string, reference: string) =>
-  t.request('POST', PAYMENT_PATHS.verify('/api/training-school-admin', reference), { token });
+  t.request('POST', fillPath(PAYMENT_ENDPOINTS.verify.school_admin.path, { reference }), { token });
 
 /** A candidate's registration for a diet (unless given, the current one), as the table holds it. */
 export async function regStatusOf(t: TestPortal, candidateId: number, dietId?: number) {

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES as M, PAYMENT_PATHS, type PayableFee } from '../../contract/payments';
+import { fillPath } from '../../contract/endpoint';
+import { PAYMENT_MESSAGES as M, type PayableFee } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { dietExtensions, diets, paymentItems, payments, registrations, resits } from '../../server/db/schema';
 import {
@@ -36,7 +38,7 @@ const adminAddsFee = (body: Record<string, unknown>) =>
   addFee(t, tokens.admin, { title: 'Fee', amount: '1,000', diet: dietCode, ...body });
 
 const startRequest = (json: Record<string, unknown>) =>
-  t.request('POST', PAYMENT_PATHS.start, { token: tokens.school1, json });
+  t.request('POST', PAYMENT_ENDPOINTS.start.path, { token: tokens.school1, json });
 
 async function start(candidateIds: number[], fee = registrationFee) {
   const response = await startRequest({ fee_id: fee, candidate_ids: candidateIds });
@@ -66,12 +68,14 @@ const liveItems = async (fee: number, candidate: number) =>
     );
 
 async function payable(feeId: number): Promise<PayableFee> {
-  const response = await t.request('GET', PAYMENT_PATHS.payableFees, { token: tokens.school1 });
+  const response = await t.request('GET', PAYMENT_ENDPOINTS.payableFees.path, { token: tokens.school1 });
   return (response.body.data.fees as PayableFee[]).find((fee) => fee.id === feeId)!;
 }
 
 async function unpaidIds(feeId: number): Promise<number[]> {
-  const response = await t.request('GET', PAYMENT_PATHS.unpaid(feeId), { token: tokens.school1 });
+  const response = await t.request('GET', fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: feeId }), {
+    token: tokens.school1,
+  });
   expect(response.status).toBe(200);
   return (response.body.data as { id: number }[]).map((c) => c.id);
 }
@@ -122,11 +126,13 @@ describe('one payment a candidate and fee', () => {
     expect(await liveItems(registrationFee, ada)).toEqual([{ reference }]);
 
     // The unpaid list says which payment holds them; the quote refuses them too.
-    const unpaid = await t.request('GET', PAYMENT_PATHS.unpaid(registrationFee), { token: tokens.school1 });
+    const unpaid = await t.request('GET', fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: registrationFee }), {
+      token: tokens.school1,
+    });
     expect(unpaid.body.data.find((c: { id: number }) => c.id === ada)).toMatchObject({
       in_payment: { reference, status: 'initialised' },
     });
-    const quoted = await t.request('POST', PAYMENT_PATHS.quote, {
+    const quoted = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       json: { fee_id: registrationFee, candidate_ids: [ada, people[1]] },
     });
@@ -251,7 +257,7 @@ describe('who owes a fee', () => {
       .where(and(eq(registrations.dietId, diet.id), eq(registrations.candidateId, ib[3])));
     expect(await payable(late)).toMatchObject({ unpaid: 2 });
     expect((await unpaidIds(late)).sort()).toEqual([ib[2], ib[3]].sort((a, b) => a - b));
-    const quoted = await t.request('POST', PAYMENT_PATHS.quote, {
+    const quoted = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       json: { fee_id: late, all: true },
     });

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
+import { fillPath } from '../../contract/endpoint';
+import type { PaymentDetail } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { paymentIssues, paymentItems, payments } from '../../server/db/schema';
 import examples from '../fixtures/paystack-openapi/examples.json';
@@ -32,7 +34,7 @@ let fee: number;
 const ORDERED = examples.verify['200'].data.requested_amount;
 
 async function start(candidateIds: number[]) {
-  const response = await t.request('POST', PAYMENT_PATHS.start, {
+  const response = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
     token: tokens.school1,
     json: { fee_id: fee, candidate_ids: candidateIds },
   });
@@ -102,9 +104,13 @@ describe("Paystack's documented answers", () => {
     expect(await issuesOf(started.reference)).toEqual([]);
     expect(await paymentOf(t, started.reference)).toMatchObject({ paidAmountKobo: 40333, feesKobo: 10283 });
     // The receipt reads the same later, for the board too.
-    const board = await t.request('GET', PAYMENT_PATHS.one('/api/admin', started.reference), {
-      token: tokens.admin,
-    });
+    const board = await t.request(
+      'GET',
+      fillPath(PAYMENT_ENDPOINTS.payment.admin.path, { reference: started.reference }),
+      {
+        token: tokens.admin,
+      },
+    );
     expect(board.body.data).toMatchObject({ charged_kobo: 40333, fees_kobo: 10283, amount_kobo: 30050 });
     expect(await creditAudits(t, started.reference)).toBe(1);
   });
@@ -138,7 +144,7 @@ describe('a webhook before initialize has answered', () => {
       // Paystack has the payment: verify answers success, and its webhook comes before initialize's answer.
       fake.answer(reference);
       const delivered = await fake.sendWebhook(
-        `${t.url}${PAYMENT_PATHS.webhook}`,
+        `${t.url}${PAYMENT_ENDPOINTS.webhook.path}`,
         'charge.success',
         reference,
       );
@@ -176,7 +182,7 @@ describe('a webhook before initialize has answered', () => {
     fake.failInitialize = 503;
     let refused;
     try {
-      refused = await t.request('POST', PAYMENT_PATHS.start, {
+      refused = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
         token: tokens.school1,
         json: { fee_id: fee, candidate_ids: [who] },
       });
@@ -226,15 +232,19 @@ describe('a webhook before initialize has answered', () => {
       live: true,
     });
     // Held meanwhile: another start for them is refused.
-    const held = await t.request('POST', PAYMENT_PATHS.start, {
+    const held = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
       token: tokens.school1,
       json: { fee_id: fee, candidate_ids: [who] },
     });
     expect(held.status).toBe(409);
     // The provider never heard of it (404): abandoned, and the candidate free again.
-    const checked = await t.request('POST', PAYMENT_PATHS.verify('/api/admin', stopped.reference), {
-      token: tokens.admin,
-    });
+    const checked = await t.request(
+      'POST',
+      fillPath(PAYMENT_ENDPOINTS.verify.admin.path, { reference: stopped.reference }),
+      {
+        token: tokens.admin,
+      },
+    );
     expect(checked.body.data.status).toBe('abandoned');
     expect(await issuesOf(stopped.reference)).toEqual([]);
     await start([who]);

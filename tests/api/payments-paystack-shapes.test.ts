@@ -1,7 +1,8 @@
 import Ajv from 'ajv';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_PATHS, type PaymentDetail } from '../../contract/payments';
+import type { PaymentDetail } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { loadConfig } from '../../server/config';
 import { paymentIssues, sandboxTransactions } from '../../server/db/schema';
@@ -225,7 +226,7 @@ describe('a school paying through a sandbox that passes its fees on', () => {
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
     const [who] = await seedPayers(t, 1, 'Fees', () => 'Passed');
     const fee = await addFee(t, admin);
-    const started = await t.request('POST', PAYMENT_PATHS.start, {
+    const started = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
       token: school,
       json: { fee_id: fee, candidate_ids: [who] },
     });

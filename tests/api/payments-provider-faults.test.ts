@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  PAYMENT_PATHS,
   PROVIDER_ALERT_MINUTES,
   PROVIDER_FAILURE_MESSAGES as SAID,
   type ProviderFailureKind,
 } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { systemActor } from '../../server/audit';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, notifications, paymentItems, payments } from '../../server/db/schema';
@@ -105,13 +105,13 @@ let reference: string;
 
 const verify = () => schoolVerifies(t, tokens.school1, reference);
 const health = async () =>
-  (await t.request('GET', PAYMENT_PATHS.providerHealth, { token: tokens.admin })).body.data;
+  (await t.request('GET', PAYMENT_ENDPOINTS.providerHealth.path, { token: tokens.admin })).body.data;
 const providerNotices = () =>
   db().select().from(notifications).where(eq(notifications.kind, PROVIDER_NOTIFICATION_KIND));
 const failures = () => lines.filter((line) => line.event === 'payment.provider_failed');
 
 async function start(candidate: number) {
-  return t.request('POST', PAYMENT_PATHS.start, {
+  return t.request('POST', PAYMENT_ENDPOINTS.start.path, {
     token: tokens.school1,
     json: { fee_id: fee, candidate_ids: [candidate] },
   });
@@ -266,7 +266,7 @@ describe("the board's banner", () => {
       .where(and(eq(auditLog.action, 'payment.provider_failing'), eq(auditLog.entityId, 'paystack')));
     expect(audited.length).toBeGreaterThanOrEqual(1);
     // A school admin cannot read it.
-    const school = await t.request('GET', PAYMENT_PATHS.providerHealth, { token: tokens.school1 });
+    const school = await t.request('GET', PAYMENT_ENDPOINTS.providerHealth.path, { token: tokens.school1 });
     expect(school.status).toBe(403);
 
     mode = 'ok';
@@ -309,7 +309,7 @@ describe('the jobs retry where it helps', () => {
   it("the webhook's settle, rate limited, is queued again after the provider's Retry-After", async () => {
     mode = '429';
     const body = JSON.stringify({ event: 'charge.success', data: { reference } });
-    const delivered = await fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+    const delivered = await fetch(`${t.url}${PAYMENT_ENDPOINTS.webhook.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-paystack-signature': signBody(SECRET, body) },
       body,

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_PATHS } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import type { DatabaseHandle } from '../../server/db/client';
 import { auditLog, payments, sandboxTransactions } from '../../server/db/schema';
@@ -26,7 +26,7 @@ let fee: number;
 const others: Jobs[] = [];
 
 async function start(candidate: number) {
-  const response = await t.request('POST', PAYMENT_PATHS.start, {
+  const response = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
     token: tokens.school1,
     json: { fee_id: fee, candidate_ids: [candidate] },
   });
@@ -43,7 +43,7 @@ const paidAtProvider = (reference: string) =>
 
 function webhook(reference: string) {
   const body = JSON.stringify({ event: 'charge.success', data: { reference } });
-  return fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+  return fetch(`${t.url}${PAYMENT_ENDPOINTS.webhook.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-paystack-signature': t.portal.payments.sign(body) },
     body,

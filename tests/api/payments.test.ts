@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES as M, PAYMENT_PATHS } from '../../contract/payments';
+import { fillPath } from '../../contract/endpoint';
+import { PAYMENT_MESSAGES as M } from '../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import {
   auditLog,
@@ -48,7 +50,7 @@ const adminAddsFee = (body: Record<string, unknown>) =>
 
 /** A school admin starts a payment for these candidates; answers its reference and access code. */
 async function start(candidateIds: number[], fee = registrationFee, token = tokens.school1) {
-  const response = await t.request('POST', PAYMENT_PATHS.start, {
+  const response = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
     token,
     json: { fee_id: fee, candidate_ids: candidateIds },
   });
@@ -69,7 +71,7 @@ const verify = (reference: string, token = tokens.school1, prefix = SCHOOL) =>
 async function webhook(event: string, data: unknown, secret?: string) {
   const body = JSON.stringify({ event, data });
   const signature = secret ? signBody(secret, body) : t.portal.payments.sign(body);
-  return fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+  return fetch(`${t.url}${PAYMENT_ENDPOINTS.webhook.path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-paystack-signature': signature },
     body,
@@ -100,7 +102,7 @@ afterAll(() => t?.close());
 
 describe('fees (admin)', () => {
   it('adds a fee with its amount in kobo, lists it, and refuses a bad amount with the form kept field by field', async () => {
-    const bad = await t.request('POST', PAYMENT_PATHS.fees, {
+    const bad = await t.request('POST', PAYMENT_ENDPOINTS.createFee.path, {
       token: tokens.admin,
       json: { title: '', kind: 'tuition', basis: 'candidate', amount: '15,000.555', diet: 'NOPE-1' },
     });
@@ -116,7 +118,7 @@ describe('fees (admin)', () => {
       amount: '2500.50',
       course_headers: 'a1\nA2',
     });
-    const list = await t.request('GET', `${PAYMENT_PATHS.fees}?kind=late_registration`, {
+    const list = await t.request('GET', `${PAYMENT_ENDPOINTS.fees.path}?kind=late_registration`, {
       token: tokens.admin,
     });
     expect(list.body.data.items).toEqual([
@@ -128,7 +130,7 @@ describe('fees (admin)', () => {
         paid_payments: 0,
       }),
     ]);
-    const unknownDiet = await t.request('POST', PAYMENT_PATHS.fees, {
+    const unknownDiet = await t.request('POST', PAYMENT_ENDPOINTS.createFee.path, {
       token: tokens.admin,
       json: { title: 'X', kind: 'other', basis: 'school', amount: '10', diet: 'NOPE-1999' },
     });
@@ -138,18 +140,20 @@ describe('fees (admin)', () => {
 
   it('edits, deactivates and deletes a fee nobody has paid, each audited', async () => {
     const id = await adminAddsFee({ title: 'Practical levy', basis: 'school', amount: '50000' });
-    const edited = await t.request('POST', PAYMENT_PATHS.fee(id), {
+    const edited = await t.request('POST', fillPath(PAYMENT_ENDPOINTS.updateFee.path, { id: id }), {
       token: tokens.admin,
       json: { title: 'Practical levy 2026', kind: 'other', basis: 'school', amount: '45000', diet: dietCode },
     });
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ title: 'Practical levy 2026', amount_kobo: 4_500_000 });
-    const off = await t.request('POST', PAYMENT_PATHS.feeStatus(id), {
+    const off = await t.request('POST', fillPath(PAYMENT_ENDPOINTS.feeStatus.path, { id: id }), {
       token: tokens.admin,
       json: { status: 'inactive' },
     });
     expect(off.body).toMatchObject({ success: true, message: 'Practical levy 2026 is now inactive.' });
-    const deleted = await t.request('POST', PAYMENT_PATHS.feeDelete(id), { token: tokens.admin });
+    const deleted = await t.request('POST', fillPath(PAYMENT_ENDPOINTS.deleteFee.path, { id: id }), {
+      token: tokens.admin,
+    });
     expect(deleted.body).toEqual({ success: true, message: M.feeDeleted });
     expect(await db().select().from(fees).where(eq(fees.id, id))).toEqual([]);
     const actions = await db()
@@ -167,7 +171,7 @@ describe('fees (admin)', () => {
 
 describe('paying (school admin) through the sandbox', () => {
   it('quotes what the server counts, pays for three candidates, verifies once and prints a receipt', async () => {
-    const payable = await t.request('GET', PAYMENT_PATHS.payableFees, { token: tokens.school1 });
+    const payable = await t.request('GET', PAYMENT_ENDPOINTS.payableFees.path, { token: tokens.school1 });
     expect(payable.body.data.provider).toEqual({
       name: 'sandbox',
       script_url: `${SANDBOX_PREFIX}/inline.js`,
@@ -175,7 +179,7 @@ describe('paying (school admin) through the sandbox', () => {
     const fee = payable.body.data.fees.find((f: { id: number }) => f.id === registrationFee);
     expect(fee).toMatchObject({ unpaid: 40, paid: 0 });
 
-    const quoted = await t.request('POST', PAYMENT_PATHS.quote, {
+    const quoted = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       // What the browser says it costs is not read.
       json: { fee_id: registrationFee, candidate_ids: ib.slice(0, 3), amount: 1 },
@@ -198,7 +202,9 @@ describe('paying (school admin) through the sandbox', () => {
     expect(await creditedItems(started.reference)).toBe(3);
 
     // Those three are no longer unpaid; the receipt reads the same later.
-    const after = await t.request('GET', PAYMENT_PATHS.unpaid(registrationFee), { token: tokens.school1 });
+    const after = await t.request('GET', fillPath(PAYMENT_ENDPOINTS.unpaid.path, { id: registrationFee }), {
+      token: tokens.school1,
+    });
     expect(after.body.data.map((c: { id: number }) => c.id)).not.toContain(ib[0]);
     const receipt = await t.request('GET', `${SCHOOL}/payments/${started.reference}`, {
       token: tokens.school1,
@@ -214,26 +220,26 @@ describe('paying (school admin) through the sandbox', () => {
   });
 
   it('refuses candidates already paid for, another school’s candidates, and a suspended school', async () => {
-    const paid = await t.request('POST', PAYMENT_PATHS.quote, {
+    const paid = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       json: { fee_id: registrationFee, candidate_ids: [ib[0]] },
     });
     expect(paid.status).toBe(409);
     expect(paid.body.message).toBe(M.alreadyPaid);
-    const foreign = await t.request('POST', PAYMENT_PATHS.quote, {
+    const foreign = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       json: { fee_id: registrationFee, candidate_ids: [ca[0]] },
     });
     expect(foreign.status).toBe(422);
     expect(foreign.body.message).toEqual({ candidate_ids: [M.candidatesInvalid] });
-    const none = await t.request('POST', PAYMENT_PATHS.quote, {
+    const none = await t.request('POST', PAYMENT_ENDPOINTS.quote.path, {
       token: tokens.school1,
       json: { fee_id: registrationFee, candidate_ids: [] },
     });
     expect(none.body.message).toEqual({ candidate_ids: [M.candidatesRequired] });
 
     await db().update(trainingSchools).set({ status: 'suspended' }).where(eq(trainingSchools.code, 'CHT-CA'));
-    const suspended = await t.request('POST', PAYMENT_PATHS.start, {
+    const suspended = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
       token: tokens.school2,
       json: { fee_id: registrationFee, all: true },
     });
@@ -277,7 +283,7 @@ describe('one settle path: credited once however it arrives', () => {
       .where(eq(sandboxTransactions.reference, started.reference));
     const forged = await webhook('charge.success', { reference: started.reference }, 'sk_test_someone_else');
     expect(forged.status).toBe(400);
-    const unsigned = await fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+    const unsigned = await fetch(`${t.url}${PAYMENT_ENDPOINTS.webhook.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ event: 'charge.success', data: { reference: started.reference } }),
@@ -353,7 +359,7 @@ describe('one settle path: credited once however it arrives', () => {
       data: { status: 'review', receipt_number: null },
     });
     expect(await creditedItems(started.reference)).toBe(0);
-    const queue = await t.request('GET', `${PAYMENT_PATHS.issues}?state=open&kind=amount_mismatch`, {
+    const queue = await t.request('GET', `${PAYMENT_ENDPOINTS.issues.path}?state=open&kind=amount_mismatch`, {
       token: tokens.admin,
     });
     const issue = queue.body.data.items.find(
@@ -362,20 +368,24 @@ describe('one settle path: credited once however it arrives', () => {
     expect(issue).toMatchObject({ kind: 'amount_mismatch', school: { code: 'SHT-IB' }, resolved_at: null });
     expect(issue.detail).toContain('₦1,000.00');
 
-    const empty = await t.request('POST', PAYMENT_PATHS.resolveIssue(issue.id), {
+    const empty = await t.request('POST', fillPath(PAYMENT_ENDPOINTS.resolveIssue.path, { id: issue.id }), {
       token: tokens.admin,
       json: { note: ' ' },
     });
     expect(empty.body.message).toEqual({ note: [M.noteRequired] });
-    const resolved = await t.request('POST', PAYMENT_PATHS.resolveIssue(issue.id), {
-      token: tokens.admin,
-      json: { note: 'Refunded the ₦1,000 through Paystack.' },
-    });
+    const resolved = await t.request(
+      'POST',
+      fillPath(PAYMENT_ENDPOINTS.resolveIssue.path, { id: issue.id }),
+      {
+        token: tokens.admin,
+        json: { note: 'Refunded the ₦1,000 through Paystack.' },
+      },
+    );
     expect(resolved.body).toMatchObject({
       message: M.issueResolved,
       data: { resolution: 'Refunded the ₦1,000 through Paystack.' },
     });
-    const again = await t.request('POST', PAYMENT_PATHS.resolveIssue(issue.id), {
+    const again = await t.request('POST', fillPath(PAYMENT_ENDPOINTS.resolveIssue.path, { id: issue.id }), {
       token: tokens.admin,
       json: { note: 'x' },
     });
@@ -459,32 +469,44 @@ describe('one settle path: credited once however it arrives', () => {
   });
 
   it('a paid fee keeps its amount and cannot be deleted; the refusal says so', async () => {
-    const change = await t.request('POST', PAYMENT_PATHS.fee(registrationFee), {
-      token: tokens.admin,
-      json: {
-        title: 'Registration fee',
-        kind: 'registration',
-        basis: 'candidate',
-        amount: '16000',
-        diet: dietCode,
+    const change = await t.request(
+      'POST',
+      fillPath(PAYMENT_ENDPOINTS.updateFee.path, { id: registrationFee }),
+      {
+        token: tokens.admin,
+        json: {
+          title: 'Registration fee',
+          kind: 'registration',
+          basis: 'candidate',
+          amount: '16000',
+          diet: dietCode,
+        },
       },
-    });
+    );
     expect(change.status).toBe(409);
     expect(change.body.message).toBe(M.feePaidLocked);
-    const rename = await t.request('POST', PAYMENT_PATHS.fee(registrationFee), {
-      token: tokens.admin,
-      json: {
-        title: 'Registration fee (May)',
-        kind: 'registration',
-        basis: 'candidate',
-        amount: '15000',
-        diet: dietCode,
+    const rename = await t.request(
+      'POST',
+      fillPath(PAYMENT_ENDPOINTS.updateFee.path, { id: registrationFee }),
+      {
+        token: tokens.admin,
+        json: {
+          title: 'Registration fee (May)',
+          kind: 'registration',
+          basis: 'candidate',
+          amount: '15000',
+          diet: dietCode,
+        },
       },
-    });
+    );
     expect(rename.status).toBe(200);
-    const deleted = await t.request('POST', PAYMENT_PATHS.feeDelete(registrationFee), {
-      token: tokens.admin,
-    });
+    const deleted = await t.request(
+      'POST',
+      fillPath(PAYMENT_ENDPOINTS.deleteFee.path, { id: registrationFee }),
+      {
+        token: tokens.admin,
+      },
+    );
     expect(deleted.status).toBe(409);
     expect(deleted.body.message).toBe(M.feePaidLocked);
   });
@@ -492,7 +514,7 @@ describe('one settle path: credited once however it arrives', () => {
 
 describe('payment histories', () => {
   it('a school sees its own, the board all, filtered by status, with a CSV', async () => {
-    const own = await t.request('GET', `${PAYMENT_PATHS.histories(SCHOOL)}?status=paid`, {
+    const own = await t.request('GET', `${PAYMENT_ENDPOINTS.histories.school_admin.path}?status=paid`, {
       token: tokens.school1,
     });
     expect(own.status).toBe(200);
@@ -503,14 +525,14 @@ describe('payment histories', () => {
           p.school.code === 'SHT-IB' && p.status === 'paid',
       ),
     ).toBe(true);
-    const board = await t.request('GET', `${PAYMENT_PATHS.histories(ADMIN)}?school=CHT-CA`, {
+    const board = await t.request('GET', `${PAYMENT_ENDPOINTS.histories.admin.path}?school=CHT-CA`, {
       token: tokens.admin,
     });
     expect(board.body.data.items.length).toBeGreaterThan(0);
     expect(board.body.data.items.every((p: { school: { code: string } }) => p.school.code === 'CHT-CA')).toBe(
       true,
     );
-    const csv = await fetch(`${t.url}${PAYMENT_PATHS.histories(SCHOOL)}?format=csv`, {
+    const csv = await fetch(`${t.url}${PAYMENT_ENDPOINTS.histories.school_admin.path}?format=csv`, {
       headers: { authorization: `Bearer ${tokens.school1}` },
     });
     const text = await csv.text();

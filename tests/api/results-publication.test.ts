@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCORE_MESSAGES as M, SCORE_PATHS, type PublicationPreview } from '../../contract/scores';
+import { SCORE_MESSAGES as M, type PublicationPreview } from '../../contract/scores';
+import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, publishedResults, scoreSheets } from '../../server/db/schema';
 import {
@@ -37,18 +38,18 @@ const post = (who: keyof typeof tokens, path: string, json: unknown) =>
 const get = (who: keyof typeof tokens, path: string) => t.request('GET', path, as(who));
 const pair = () => ({ diet: dietCode, course_header: 'B1' });
 const preview = async (): Promise<PublicationPreview> => {
-  const answer = await get('admin', `${SCORE_PATHS.preview}?diet=${dietCode}&course_header=B1`);
+  const answer = await get('admin', `${SCORE_ENDPOINTS.preview.path}?diet=${dietCode}&course_header=B1`);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.data;
 };
 const schoolRows = async (who: 'school1' | 'school2') => {
-  const answer = await get(who, `${SCORE_PATHS.schoolResults}?diet=${dietCode}`);
+  const answer = await get(who, `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`);
   expect(answer.status).toBe(200);
   return answer.body.data.items as Record<string, unknown>[];
 };
 
 const createPaper = async (name: string) => {
-  const answer = await post('admin', SCORE_PATHS.papers, {
+  const answer = await post('admin', SCORE_ENDPOINTS.createPaper.path, {
     course_header: 'B1',
     name,
     q1_max: '50',
@@ -63,7 +64,7 @@ const createPaper = async (name: string) => {
   return answer.body.data.id as number;
 };
 const createSheet = (paperId: number | null, school?: string) =>
-  post('admin', SCORE_PATHS.sheets, {
+  post('admin', SCORE_ENDPOINTS.createSheet.path, {
     kind: paperId === null ? 'in_course' : 'exam',
     diet: dietCode,
     course_header: 'B1',
@@ -142,7 +143,7 @@ describe('publishing is complete or it does not happen', () => {
     expect(expected).toBe(
       'B1 cannot be published yet: Paper I has no sheet for 2 candidates at CHT-CA; Paper I is not locked for 3 candidates at SHT-IB; Paper II has no sheet for 2 candidates at CHT-CA; Paper II has no sheet for 3 candidates at SHT-IB; in-course scores are missing for 5 candidates.',
     );
-    const refused = await post('admin', SCORE_PATHS.publish, pair());
+    const refused = await post('admin', SCORE_ENDPOINTS.publish.path, pair());
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(expected);
     expect((await preview()).missing).toBe(expected);
@@ -188,13 +189,13 @@ describe('publishing is complete or it does not happen', () => {
       changes: null,
       published_at: null,
     });
-    const published = await post('admin', SCORE_PATHS.publish, pair());
+    const published = await post('admin', SCORE_ENDPOINTS.publish.path, pair());
     expect(published.status, JSON.stringify(published.body)).toBe(200);
     expect(published.body.data).toMatchObject({ published_results: 5, withdrawn_at: null });
     expect(await schoolRows('school1')).toHaveLength(3);
     expect(await schoolRows('school2')).toHaveLength(2);
     // A live publication is not published over: it changes only by withdrawal.
-    const again = await post('admin', SCORE_PATHS.publish, pair());
+    const again = await post('admin', SCORE_ENDPOINTS.publish.path, pair());
     expect(again.status).toBe(409);
     expect(again.body.message).toBe(M.alreadyPublished);
   });
@@ -204,9 +205,12 @@ describe('published results change only by withdrawal', () => {
   let before: Record<string, unknown>[];
   let beforeCsv: string;
   const csv = async () => {
-    const response = await fetch(`${t.url}${SCORE_PATHS.schoolResults}?diet=${dietCode}&format=csv`, {
-      headers: { authorization: `Bearer ${tokens.school1}` },
-    });
+    const response = await fetch(
+      `${t.url}${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}&format=csv`,
+      {
+        headers: { authorization: `Bearer ${tokens.school1}` },
+      },
+    );
     expect(response.status).toBe(200);
     return response.text();
   };
@@ -228,13 +232,13 @@ describe('published results change only by withdrawal', () => {
       grade_bands: 'A 80, B 70, C 60, F 0',
     });
     expect(rules.status, JSON.stringify(rules.body)).toBe(200);
-    const held = await post('admin', SCORE_PATHS.holds, {
+    const held = await post('admin', SCORE_ENDPOINTS.hold.path, {
       diet: dietCode,
       candidate_index: await candidateIndexOf(t, ib[0]),
       reason: 'Fee unpaid',
     });
     expect(held.status).toBe(200);
-    expect((await post('admin', SCORE_PATHS.compute, pair())).status).toBe(200);
+    expect((await post('admin', SCORE_ENDPOINTS.compute.path, pair())).status).toBe(200);
     // Marks of a published sheet cannot change, nor can it be unlocked.
     const mark = await post('one', `/api/admin/score/sheets/${sheets.I_IB}/grids/one/rows/${ib[1]}`, {
       q1: '1',
@@ -253,7 +257,7 @@ describe('published results change only by withdrawal', () => {
     expect(await schoolRows('school1')).toEqual(before);
     expect(await csv()).toBe(beforeCsv);
     // The board reads both: what is computed now, and what the schools read where it differs.
-    const board = await get('admin', `${SCORE_PATHS.results}?diet=${dietCode}&school=SHT-IB`);
+    const board = await get('admin', `${SCORE_ENDPOINTS.results.admin.path}?diet=${dietCode}&school=SHT-IB`);
     const rows = board.body.data.items as { candidate_id: number; outcome: string; published_as: unknown }[];
     // A held row has no marks; it still says what the schools read (a left join's first column is null).
     expect(rows.find((r) => r.candidate_id === ib[0])).toMatchObject({
@@ -272,21 +276,24 @@ describe('published results change only by withdrawal', () => {
 
   it('is withdrawn only with a reason, audited, and the school then reads nothing', async () => {
     for (const reason of [undefined, '', '   ', 42]) {
-      const refused = await post('admin', SCORE_PATHS.withdraw, { ...pair(), reason });
+      const refused = await post('admin', SCORE_ENDPOINTS.withdraw.path, { ...pair(), reason });
       expect(refused.status, String(reason)).toBe(422);
       expect(refused.body.message.reason).toEqual([M.withdrawReasonRequired]);
     }
     expect(await schoolRows('school1')).toEqual(before);
     const ask = await preview();
     expect(ask).toMatchObject({ published_results: 5, published_schools: 2 });
-    const withdrawn = await post('admin', SCORE_PATHS.withdraw, { ...pair(), reason: 'Rules corrected' });
+    const withdrawn = await post('admin', SCORE_ENDPOINTS.withdraw.path, {
+      ...pair(),
+      reason: 'Rules corrected',
+    });
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
     expect(withdrawn.body.data).toMatchObject({ published_at: null, withdraw_reason: 'Rules corrected' });
     expect(await schoolRows('school1')).toHaveLength(0);
     const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, 'results.withdrawn'));
     expect(entry.after).toMatchObject({ reason: 'Rules corrected', course_header: 'B1' });
     expect(entry.actorId).toBe(await userIdOf(t, 'admin@example.org'));
-    const twice = await post('admin', SCORE_PATHS.withdraw, { ...pair(), reason: 'Again' });
+    const twice = await post('admin', SCORE_ENDPOINTS.withdraw.path, { ...pair(), reason: 'Again' });
     expect(twice.status).toBe(409);
   });
 
@@ -311,14 +318,14 @@ describe('published results change only by withdrawal', () => {
       before: { final_mark: '66.5', grade: 'B', outcome: 'pass' },
       after: { final_mark: '67.5', grade: 'C', outcome: 'fail' },
     });
-    const published = await post('admin', SCORE_PATHS.publish, pair());
+    const published = await post('admin', SCORE_ENDPOINTS.publish.path, pair());
     expect(published.status, JSON.stringify(published.body)).toBe(200);
     const now = await schoolRows('school1');
     expect(now.find((r) => r.candidate_id === ib[1])).toMatchObject({ final_mark: '67.5', outcome: 'fail' });
     expect(now.find((r) => r.candidate_id === ib[0])).toMatchObject({ outcome: 'held', note: 'Fee unpaid' });
     expect(await schoolRows('school2')).toHaveLength(1);
     // The board's held row, published held (no marks at all), says it is published as it is computed.
-    const board = await get('admin', `${SCORE_PATHS.results}?diet=${dietCode}&school=SHT-IB`);
+    const board = await get('admin', `${SCORE_ENDPOINTS.results.admin.path}?diet=${dietCode}&school=SHT-IB`);
     expect(
       board.body.data.items.find((r: { candidate_id: number }) => r.candidate_id === ib[0]),
     ).toMatchObject({ outcome: 'held', published: true, published_as: null });

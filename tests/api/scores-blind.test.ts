@@ -1,14 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTS } from '../../contract/lists';
-import {
-  GRIDS,
-  QUESTIONS,
-  SCORE_MESSAGES as M,
-  SCORE_PATHS,
-  formatMark,
-  parseMark,
-} from '../../contract/scores';
+import { GRIDS, QUESTIONS, SCORE_MESSAGES as M, formatMark, parseMark } from '../../contract/scores';
+import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { ACCESS_MATRIX, type AccessRule } from '../../server/access';
 import { scoreSheets } from '../../server/db/schema';
@@ -110,7 +104,7 @@ beforeAll(async () => {
   for (const id of cand) await writeRegStatus(t, id, 'registered');
   indexes = await Promise.all(cand.map((id) => candidateIndexOf(t, id)));
 
-  const paper = await post('board', SCORE_PATHS.papers, {
+  const paper = await post('board', SCORE_ENDPOINTS.createPaper.path, {
     course_header: 'B1',
     name: 'Paper I',
     ...Object.fromEntries(QUESTIONS.map((q) => [`${q}_max`, '20'])),
@@ -119,7 +113,7 @@ beforeAll(async () => {
   });
   expect(paper.status, JSON.stringify(paper.body)).toBe(200);
   paperId = paper.body.data.id;
-  const made = await post('board', SCORE_PATHS.sheets, {
+  const made = await post('board', SCORE_ENDPOINTS.createSheet.path, {
     kind: 'exam',
     diet: dietCode,
     course_header: 'B1',
@@ -129,7 +123,7 @@ beforeAll(async () => {
   });
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   sheet = made.body.data.id;
-  const inCourseSheet = await post('board', SCORE_PATHS.sheets, {
+  const inCourseSheet = await post('board', SCORE_ENDPOINTS.createSheet.path, {
     kind: 'in_course',
     diet: dietCode,
     course_header: 'B1',
@@ -186,7 +180,7 @@ function addresses(rule: AccessRule): string[] {
   const each = filled.includes(':grid') ? GRIDS.map((grid) => filled.replace(':grid', grid)) : [filled];
   return each.flatMap((path) => {
     if (LIST_PATHS.has(rule.path)) return [path, `${path}?format=csv`];
-    if (rule.path === SCORE_PATHS.sheets || rule.path === SCORE_PATHS.publications)
+    if (rule.path === SCORE_ENDPOINTS.sheets.path || rule.path === SCORE_ENDPOINTS.publications.path)
       return [path, `${path}?diet=${dietCode}`];
     return [path];
   });
@@ -201,58 +195,58 @@ const pair = () => ({ diet: dietCode, course_header: 'B1' });
  * A marker's own submission is the scenario's (not an attack), so it is left to them.
  */
 const ATTACKS: Record<string, (who: Caller) => Call[]> = {
-  [`POST ${SCORE_PATHS.rules}`]: () => [
+  [`POST ${SCORE_ENDPOINTS.rules.path}`]: () => [
     { method: 'POST', path: '/api/admin/score/course-headers/B1/rules', json: {} },
   ],
-  [`POST ${SCORE_PATHS.papers}`]: () => [{ method: 'POST', path: SCORE_PATHS.papers, json: {} }],
+  [`POST ${SCORE_ENDPOINTS.createPaper.path}`]: () => [
+    { method: 'POST', path: SCORE_ENDPOINTS.createPaper.path, json: {} },
+  ],
   ['POST /api/admin/score/papers/:id']: () => [
     { method: 'POST', path: `/api/admin/score/papers/${paperId}`, json: {} },
   ],
   ['POST /api/admin/score/papers/:id/delete']: () => [
     { method: 'POST', path: `/api/admin/score/papers/${paperId}/delete`, json: {} },
   ],
-  [`POST ${SCORE_PATHS.sheets}`]: () => [{ method: 'POST', path: SCORE_PATHS.sheets, json: {} }],
-  [`POST ${SCORE_PATHS.markerThree}`]: () => [
+  [`POST ${SCORE_ENDPOINTS.createSheet.path}`]: () => [
+    { method: 'POST', path: SCORE_ENDPOINTS.createSheet.path, json: {} },
+  ],
+  [`POST ${SCORE_ENDPOINTS.markerThree.path}`]: () => [
     {
       method: 'POST',
       path: `/api/admin/score/sheets/${sheet}/marker-three`,
       json: { marker_three: ids.one },
     },
   ],
-  [`POST ${SCORE_PATHS.lock}`]: () => [
+  [`POST ${SCORE_ENDPOINTS.lock.path}`]: () => [
     { method: 'POST', path: `/api/admin/score/sheets/${sheet}/lock`, json: {} },
   ],
-  [`POST ${SCORE_PATHS.unlock}`]: () => [
+  [`POST ${SCORE_ENDPOINTS.unlock.path}`]: () => [
     { method: 'POST', path: `/api/admin/score/sheets/${sheet}/unlock`, json: { reason: 'Trying' } },
   ],
-  ...Object.fromEntries(
-    (['one', 'two', 'three'] as const).map((grid) => [
-      `POST /api/admin/score/sheets/:id/grids/${grid}/rows/:candidate`,
-      () =>
-        cand.map((id, i) => ({
-          method: 'POST' as const,
-          path: rowPath(grid, id),
-          json: markBody(ONE[i] ?? ['1', '1', '1', '1', '1'], 999, { reason: 'Trying' }),
-        })),
-    ]),
-  ),
-  ['POST /api/admin/score/sheets/:id/grids/in-course/rows/:candidate']: () => [
+  // One route takes the rows of grids one, two and three (`:grid{one|two|three}`): each is attacked.
+  [`POST ${SCORE_ENDPOINTS.markRow.path}`]: () =>
+    (['one', 'two', 'three'] as const).flatMap((grid) =>
+      cand.map((id, i) => ({
+        method: 'POST' as const,
+        path: rowPath(grid, id),
+        json: markBody(ONE[i] ?? ['1', '1', '1', '1', '1'], 999, { reason: 'Trying' }),
+      })),
+    ),
+  [`POST ${SCORE_ENDPOINTS.inCourseRow.path}`]: () => [
     {
       method: 'POST',
       path: rowPath('in-course', cand[0]),
       json: { first_semester_score: '1', version: 999 },
     },
   ],
-  ...Object.fromEntries(
-    (['one', 'two'] as const).map((grid) => [
-      `POST /api/admin/score/sheets/:id/grids/${grid}/submit`,
-      (who: Caller) =>
-        who === grid
-          ? []
-          : [{ method: 'POST' as const, path: `/api/admin/score/sheets/${sheet}/grids/${grid}/submit` }],
-    ]),
-  ),
-  [`POST ${SCORE_PATHS.importMarks}`]: () =>
+  [`POST ${SCORE_ENDPOINTS.submit.path}`]: (who: Caller) =>
+    (['one', 'two'] as const)
+      .filter((grid) => who !== grid)
+      .map((grid) => ({
+        method: 'POST' as const,
+        path: `/api/admin/score/sheets/${sheet}/grids/${grid}/submit`,
+      })),
+  [`POST ${SCORE_ENDPOINTS.importMarks.path}`]: () =>
     GRIDS.flatMap((grid) =>
       [true, false].map((dryRun) => ({
         method: 'POST' as const,
@@ -260,13 +254,19 @@ const ATTACKS: Record<string, (who: Caller) => Call[]> = {
         form: csvForm(grid, dryRun),
       })),
     ),
-  [`POST ${SCORE_PATHS.compute}`]: () => [{ method: 'POST', path: SCORE_PATHS.compute, json: pair() }],
-  [`POST ${SCORE_PATHS.publish}`]: () => [{ method: 'POST', path: SCORE_PATHS.publish, json: pair() }],
-  [`POST ${SCORE_PATHS.withdraw}`]: () => [{ method: 'POST', path: SCORE_PATHS.withdraw, json: pair() }],
-  [`POST ${SCORE_PATHS.holds}`]: () => [
+  [`POST ${SCORE_ENDPOINTS.compute.path}`]: () => [
+    { method: 'POST', path: SCORE_ENDPOINTS.compute.path, json: pair() },
+  ],
+  [`POST ${SCORE_ENDPOINTS.publish.path}`]: () => [
+    { method: 'POST', path: SCORE_ENDPOINTS.publish.path, json: pair() },
+  ],
+  [`POST ${SCORE_ENDPOINTS.withdraw.path}`]: () => [
+    { method: 'POST', path: SCORE_ENDPOINTS.withdraw.path, json: pair() },
+  ],
+  [`POST ${SCORE_ENDPOINTS.hold.path}`]: () => [
     {
       method: 'POST',
-      path: SCORE_PATHS.holds,
+      path: SCORE_ENDPOINTS.hold.path,
       json: { diet: dietCode, candidate_index: 'NOPE', reason: 'x' },
     },
   ],
@@ -444,7 +444,7 @@ describe('after both markers have submitted', () => {
       const submitted = await post('one', `/api/admin/score/sheets/${sheet}/grids/one/submit`, {});
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       expect(submitted.body.data).toMatchObject({ state: 'reconciling', flagged: 2 });
-      expect((await post('board', SCORE_PATHS.compute, pair())).status).toBe(200);
+      expect((await post('board', SCORE_ENDPOINTS.compute.path, pair())).status).toBe(200);
       const shown = [...tracesOf(ONE), ...tracesOf(TWO)].filter((trace) => trace.startsWith('"'));
       for (const who of ['one', 'two', 'three', 'board'] as const) {
         const all = await answers(who);
@@ -457,7 +457,7 @@ describe('after both markers have submitted', () => {
           [cand[1], cand[3]].sort(),
         );
         // Agreed scripts are computed: c0's mean of the two totals is its exam mark.
-        const results = all.find((a) => a.call.path === SCORE_PATHS.results)!;
+        const results = all.find((a) => a.call.path === SCORE_ENDPOINTS.results.admin.path)!;
         const c0 = results.response.body.data.items.find(
           (r: { candidate_id: number }) => r.candidate_id === cand[0],
         );

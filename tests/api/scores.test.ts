@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCORE_MESSAGES as M, SCORE_PATHS } from '../../contract/scores';
+import { SCORE_MESSAGES as M } from '../../contract/scores';
+import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, examOffences, scoreSheets } from '../../server/db/schema';
 import {
@@ -86,7 +87,7 @@ afterAll(async () => {
 
 describe('papers', () => {
   it("sets a course header's paper with its questions' maxima and tolerances", async () => {
-    const bad = await post('admin', SCORE_PATHS.papers, {
+    const bad = await post('admin', SCORE_ENDPOINTS.createPaper.path, {
       course_header: 'B1',
       name: 'Paper I',
       q1_max: '20',
@@ -101,7 +102,7 @@ describe('papers', () => {
     expect(bad.body.message.q3_max).toEqual([M.questionMaxInvalid]);
     expect(bad.body.message.q5_max).toEqual([M.questionMaxInvalid]);
 
-    const response = await post('admin', SCORE_PATHS.papers, {
+    const response = await post('admin', SCORE_ENDPOINTS.createPaper.path, {
       course_header: 'B1',
       name: 'Paper I',
       q1_max: '20',
@@ -116,7 +117,7 @@ describe('papers', () => {
     expect(response.body.data).toMatchObject({ name: 'Paper I', q_max: ['20', '20', '20', '20', '20'] });
     paperId = response.body.data.id;
 
-    const again = await post('admin', SCORE_PATHS.papers, {
+    const again = await post('admin', SCORE_ENDPOINTS.createPaper.path, {
       ...{
         course_header: 'B1',
         name: 'paper i',
@@ -136,7 +137,7 @@ describe('papers', () => {
 
 describe('a double-marked sheet', () => {
   it('is created for a diet, course header and paper with two different markers', async () => {
-    const same = await post('admin', SCORE_PATHS.sheets, {
+    const same = await post('admin', SCORE_ENDPOINTS.createSheet.path, {
       kind: 'exam',
       diet: dietCode,
       course_header: 'B1',
@@ -147,7 +148,7 @@ describe('a double-marked sheet', () => {
     expect(same.status).toBe(422);
     expect(same.body.message.marker_two).toEqual([M.markersSame]);
 
-    const response = await post('admin', SCORE_PATHS.sheets, {
+    const response = await post('admin', SCORE_ENDPOINTS.createSheet.path, {
       kind: 'exam',
       diet: dietCode,
       course_header: 'B1',
@@ -159,7 +160,7 @@ describe('a double-marked sheet', () => {
     expect(response.body.data).toMatchObject({ state: 'open', candidates: 8, flagged: 0 });
     sheet = response.body.data.id;
 
-    const inCourseSheet = await post('admin', SCORE_PATHS.sheets, {
+    const inCourseSheet = await post('admin', SCORE_ENDPOINTS.createSheet.path, {
       kind: 'in_course',
       diet: dietCode,
       course_header: 'B1',
@@ -177,7 +178,7 @@ describe('a double-marked sheet', () => {
     for (const path of [
       `/api/admin/score/sheets/${sheet}/grids/one`,
       `/api/admin/score/sheets/${sheet}/reconciliation`,
-      SCORE_PATHS.results,
+      SCORE_ENDPOINTS.results.admin.path,
     ]) {
       expect((await get('school1', path)).status, path).toBe(403);
     }
@@ -364,7 +365,7 @@ describe('a double-marked sheet', () => {
 
 describe('results', () => {
   it('are not published while a sheet is open, and a school admin sees nothing before publication', async () => {
-    const early = await post('admin', SCORE_PATHS.publish, { diet: dietCode, course_header: 'B1' });
+    const early = await post('admin', SCORE_ENDPOINTS.publish.path, { diet: dietCode, course_header: 'B1' });
     expect(early.status).toBe(409);
     expect(early.body.message).toBe(M.publishIncomplete('B1', [M.inCourseMissing(8)]));
     // In-course scores for everyone (60 and 80: total 70), then the in-course sheet locks.
@@ -377,20 +378,23 @@ describe('results', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     }
     expect((await post('admin', `/api/admin/score/sheets/${inCourse}/lock`, {})).status).toBe(200);
-    await post('admin', SCORE_PATHS.compute, { diet: dietCode, course_header: 'B1' });
-    const before = await get('school1', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`);
+    await post('admin', SCORE_ENDPOINTS.compute.path, { diet: dietCode, course_header: 'B1' });
+    const before = await get('school1', `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`);
     expect(before.status).toBe(200);
     expect(before.body.data.total).toBe(0);
   });
 
   it('are published per diet and course header, each school seeing its own candidates alone', async () => {
-    const published = await post('admin', SCORE_PATHS.publish, { diet: dietCode, course_header: 'B1' });
+    const published = await post('admin', SCORE_ENDPOINTS.publish.path, {
+      diet: dietCode,
+      course_header: 'B1',
+    });
     expect(published.status, JSON.stringify(published.body)).toBe(200);
     expect(published.body.data.published_at).not.toBeNull();
     const [stored] = await db().select().from(scoreSheets).where(eq(scoreSheets.id, sheet));
     expect(stored.state).toBe('published');
 
-    const school1 = await get('school1', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`);
+    const school1 = await get('school1', `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`);
     expect(school1.body.data.total).toBe(6);
     const byIndex = new Map(
       school1.body.data.items.map((r: { candidate_index: string }) => [r.candidate_index, r]),
@@ -408,7 +412,7 @@ describe('results', () => {
       outcome: 'absent',
       final_mark: '',
     });
-    const school2 = await get('school2', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`);
+    const school2 = await get('school2', `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`);
     expect(school2.body.data.total).toBe(2);
     expect(school2.body.data.items.every((r: { school_code: string }) => r.school_code === 'CHT-CA')).toBe(
       true,
@@ -417,27 +421,30 @@ describe('results', () => {
 
   it('holds a result with its reason, withholds a sanctioned candidate, and releases the hold', async () => {
     const index = await candidateIndexOf(t, ib[2]);
-    const held = await post('admin', SCORE_PATHS.holds, {
+    const held = await post('admin', SCORE_ENDPOINTS.hold.path, {
       diet: dietCode,
       candidate_index: index,
       reason: 'Fee unpaid',
     });
     expect(held.status, JSON.stringify(held.body)).toBe(200);
-    const twice = await post('admin', SCORE_PATHS.holds, {
+    const twice = await post('admin', SCORE_ENDPOINTS.hold.path, {
       diet: dietCode,
       candidate_index: index,
       reason: 'Again',
     });
     expect(twice.status).toBe(409);
     const read = async (id: number) => {
-      const list = await get('school1', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`);
+      const list = await get('school1', `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`);
       const wanted = await candidateIndexOf(t, id);
       return list.body.data.items.find((r: { candidate_index: string }) => r.candidate_index === wanted);
     };
     // Published results change only by withdrawal (issue 22): the school still reads what was published;
     // the board's row carries the hold, to release it from there, and what the schools read.
     expect(await read(ib[2])).toMatchObject({ outcome: 'pass', note: null, hold_id: null });
-    const board = await get('admin', `${SCORE_PATHS.results}?search=${encodeURIComponent(index)}`);
+    const board = await get(
+      'admin',
+      `${SCORE_ENDPOINTS.results.admin.path}?search=${encodeURIComponent(index)}`,
+    );
     expect(board.body.data.items[0]).toMatchObject({
       outcome: 'held',
       note: 'Fee unpaid',
@@ -448,7 +455,10 @@ describe('results', () => {
     expect((await post('admin', `/api/admin/results/holds/${held.body.data.id}/release`, {})).status).toBe(
       200,
     );
-    const released = await get('admin', `${SCORE_PATHS.results}?search=${encodeURIComponent(index)}`);
+    const released = await get(
+      'admin',
+      `${SCORE_ENDPOINTS.results.admin.path}?search=${encodeURIComponent(index)}`,
+    );
     expect(released.body.data.items[0]).toMatchObject({ outcome: 'pass', published_as: null });
 
     // An offence recorded at this diet withholds the result when results are computed again.
@@ -463,21 +473,29 @@ describe('results', () => {
         sanctionDiets: 1,
         createdBy: await userIdOf(t, 'admin@example.org'),
       });
-    const computed = await post('admin', SCORE_PATHS.compute, { diet: dietCode, course_header: 'B1' });
+    const computed = await post('admin', SCORE_ENDPOINTS.compute.path, {
+      diet: dietCode,
+      course_header: 'B1',
+    });
     expect(computed.status, JSON.stringify(computed.body)).toBe(200);
-    const withheld = await get('admin', `${SCORE_PATHS.results}?search=${await candidateIndexOf(t, ib[3])}`);
+    const withheld = await get(
+      'admin',
+      `${SCORE_ENDPOINTS.results.admin.path}?search=${await candidateIndexOf(t, ib[3])}`,
+    );
     expect(withheld.body.data.items[0]).toMatchObject({ outcome: 'withheld', final_mark: '' });
     expect((await read(ib[3])).outcome).not.toBe('withheld');
   });
 
   it('are withdrawn: the schools see them no more, and the sheets are locked again', async () => {
-    const withdrawn = await post('admin', SCORE_PATHS.withdraw, {
+    const withdrawn = await post('admin', SCORE_ENDPOINTS.withdraw.path, {
       diet: dietCode,
       course_header: 'B1',
       reason: 'A marking error on Paper I',
     });
     expect(withdrawn.status).toBe(200);
-    expect((await get('school1', `${SCORE_PATHS.schoolResults}?diet=${dietCode}`)).body.data.total).toBe(0);
+    expect(
+      (await get('school1', `${SCORE_ENDPOINTS.results.school_admin.path}?diet=${dietCode}`)).body.data.total,
+    ).toBe(0);
     const [stored] = await db().select().from(scoreSheets).where(eq(scoreSheets.id, sheet));
     expect(stored.state).toBe('locked');
     const actions = (await db().select({ action: auditLog.action }).from(auditLog)).map((r) => r.action);
@@ -499,7 +517,7 @@ describe('marks from paper', () => {
   const importPath = () => `/api/admin/score/sheets/${paperSheet}/grids/one/import`;
 
   it('checks a CSV row by row and field by field in a dry run, and saves only the good rows', async () => {
-    const paper = await post('admin', SCORE_PATHS.papers, {
+    const paper = await post('admin', SCORE_ENDPOINTS.createPaper.path, {
       course_header: 'B1',
       name: 'Practical',
       q1_max: '50',
@@ -510,7 +528,7 @@ describe('marks from paper', () => {
       tolerance_question: '5',
       tolerance_total: '5',
     });
-    const sheetAnswer = await post('admin', SCORE_PATHS.sheets, {
+    const sheetAnswer = await post('admin', SCORE_ENDPOINTS.createSheet.path, {
       kind: 'exam',
       diet: dietCode,
       course_header: 'B1',

@@ -1,14 +1,14 @@
 import { Suspense } from 'react';
 import { formatDateTime } from '../../../contract/format';
-import { PAYMENT_PATHS, type ProviderHealth } from '../../../contract/payments';
-import { call } from '../../api/client';
+import { PAYMENT_ENDPOINTS as E } from '../../../contract/payments.endpoints';
+import { send } from '../../api/send';
 import { useResource } from '../../app/resource';
 import { Alert } from '../../ui/controls';
 
 // A banner that cannot load shows nothing: the pages under it work without it.
 const loadHealth = () =>
-  call<ProviderHealth>(PAYMENT_PATHS.providerHealth)
-    .then((r) => r.data ?? null)
+  send(E.providerHealth)
+    .then((r) => r.data)
     .catch(() => null);
 
 function Banner() {

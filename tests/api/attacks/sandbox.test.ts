@@ -1,7 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_PATHS, SANDBOX_NOTICE } from '../../../contract/payments';
+import { fillPath } from '../../../contract/endpoint';
+import { SANDBOX_NOTICE } from '../../../contract/payments';
+import { PAYMENT_ENDPOINTS } from '../../../contract/payments.endpoints';
 import { issueToken } from '../../../server/auth/tokens';
 import { paymentIssues, payments, sandboxTransactions } from '../../../server/db/schema';
 import { addFee, sandboxCheckout, sandboxUrl, schoolVerifies, seedPayers, userIdOf } from '../fixtures';
@@ -28,7 +30,7 @@ beforeAll(async () => {
   const admin = (await issueToken(db(), await userIdOf(t, 'admin@example.org'), 60)).token;
   const fee = await addFee(t, admin);
   const [candidate] = await seedPayers(t, 1, 'Target', () => 'Payer');
-  const answer = await t.request('POST', PAYMENT_PATHS.start, {
+  const answer = await t.request('POST', PAYMENT_ENDPOINTS.start.path, {
     token: school,
     json: { fee_id: fee, candidate_ids: [candidate] },
   });
@@ -105,7 +107,7 @@ describe('a stranger and the sandbox', () => {
     });
     for (const payload of [body, stranger]) {
       for (const signature of [undefined, sign(OLD_KEY, payload), sign('sk_test_guess', payload)]) {
-        const response = await fetch(`${t.url}${PAYMENT_PATHS.webhook}`, {
+        const response = await fetch(`${t.url}${PAYMENT_ENDPOINTS.webhook.path}`, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -131,7 +133,7 @@ describe('a stranger and the sandbox', () => {
     expect(verify.status).toBe(200);
     const receipt = await t.request(
       'GET',
-      PAYMENT_PATHS.one('/api/training-school-admin', started.reference),
+      fillPath(PAYMENT_ENDPOINTS.payment.school_admin.path, { reference: started.reference }),
       { token: school },
     );
     expect(receipt.body.data).toMatchObject({ simulated: true, notice: SANDBOX_NOTICE });

@@ -11,7 +11,7 @@ import {
 import { CANDIDATE_MESSAGES } from '../../../contract/candidates';
 import { UPLOAD_LIMIT_BYTES } from '../../../contract/constants';
 import { unreadableCell } from '../../../contract/input';
-import { SCORE_PATHS } from '../../../contract/scores';
+import { SCORE_ENDPOINTS } from '../../../contract/scores.endpoints';
 import { issueToken } from '../../../server/auth/tokens';
 import { capsFor, readZip } from '../../../server/candidates/zip';
 import { addUser, currentDietOf, demoSignIns, PNG, VALID_CANDIDATE } from '../fixtures';
@@ -178,7 +178,7 @@ describe('bulk CSVs: every cell through the hostile-input check', () => {
     const one = await addUser(t, { email: 'csv-marker-one@example.org', name: 'Marker One', role: 'admin' });
     const two = await addUser(t, { email: 'csv-marker-two@example.org', name: 'Marker Two', role: 'admin' });
     const token = (await issueToken(db, one, 60)).token;
-    const paper = await t.request('POST', SCORE_PATHS.papers, {
+    const paper = await t.request('POST', SCORE_ENDPOINTS.createPaper.path, {
       token: tokens.admin,
       json: {
         course_header: 'B1',
@@ -189,7 +189,7 @@ describe('bulk CSVs: every cell through the hostile-input check', () => {
       },
     });
     expect(paper.status, JSON.stringify(paper.body)).toBe(200);
-    const sheet = await t.request('POST', SCORE_PATHS.sheets, {
+    const sheet = await t.request('POST', SCORE_ENDPOINTS.createSheet.path, {
       token: tokens.admin,
       json: {
         kind: 'exam',
