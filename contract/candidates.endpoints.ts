@@ -26,7 +26,10 @@ const candidateForm = Object.fromEntries([
   ...UPLOAD_FIELDS.map((name) => [name, 'file'] as const),
 ]) as Readonly<Record<string, 'file' | 'text'>>;
 
-/** Everything the browser may ask of the indexed candidates (registration's calls are in registration.endpoints.ts). */
+/**
+ * Everything the browser may ask of the indexed candidates; registering many at once, the registered
+ * lists and the window are registration's (registration.endpoints.ts).
+ */
 export const CANDIDATE_ENDPOINTS = {
   /** The board's candidate search and the Indexed Candidates list. */
   list: CANDIDATES_LIST,

@@ -5,7 +5,7 @@ import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import type { Role } from '../../contract/roles';
 import { send } from './send';
 
-/** What the candidate lists and the edit page's lookup call (src/api/candidates.ts carries the form's I/O). */
+/** What the candidate lists and the edit page's lookup call; src/api/candidates.ts carries the form's I/O. */
 
 export const loadCandidate = async (id: number) => (await send(E.read, { params: { id } })).data;
 

@@ -11,7 +11,10 @@ export const loadDietChoices = async (role: Role) => (await send(E.choices[role]
 export const loadRegistrationWindow = async (role: Role) =>
   (await send(REGISTRATION_ENDPOINTS.window[role])).data;
 
-/** Creates (no `id` in the values) or edits a diet; the contract's validator runs first (in `send`), as on the server. */
+/**
+ * Creates (no `id` in the values) or edits a diet; the contract's validator runs first (in `send`), as
+ * on the server.
+ */
 export async function saveDiet(values: FormValues): Promise<{ message?: string }> {
   const body = {
     code: values.code,
