@@ -58,19 +58,6 @@ export const BULK_EXAMPLE: Readonly<Record<string, string>> = {
   olevel_certificate_upload: 'chiamaka-okonkwo-waec.pdf',
 };
 
-export const BULK_PATHS = {
-  /** GET: the CSV template. */
-  template: '/api/admin/bulk-indexing-template',
-  /** POST multipart `csv` (and `files`, a zip): the dry run; answers a BulkReport. */
-  stage: '/api/admin/bulk-indexing',
-  /** GET: the batch's report (BulkReport). */
-  batch: (id: number) => `/api/admin/bulk-indexing/${id}`,
-  /** POST `{ from, count }`: indexes the good rows from row `from` (1-based), `count` of them. */
-  import: (id: number) => `/api/admin/bulk-indexing/${id}/import`,
-  /** GET: the report as CSV (row, field, message; and each indexed row's index number). */
-  reportCsv: (id: number) => `/api/admin/bulk-indexing/${id}/report.csv`,
-} as const;
-
 export const BULK_MESSAGES = {
   csvRequired: 'Choose the CSV file of candidates',
   csvNotCsv: 'The candidates file must be a CSV file (.csv) with the template’s header row',

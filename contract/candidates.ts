@@ -253,27 +253,6 @@ export type CandidateRecord = CandidateRow & {
   uploads: Partial<Record<UploadField, { url: string; content_type: string; size: number }>>;
 };
 
-export const CANDIDATE_PATHS = {
-  /** POST multipart: index a candidate. GET ?search=&school=&course_header=&year=&reg_status=&verified=&page= */
-  adminCandidates: '/api/admin/candidates',
-  /** GET one; POST multipart with `_method=PUT` to edit. */
-  adminCandidate: (id: number) => `/api/admin/candidates/${id}`,
-  /** POST `{ verified: boolean }`. */
-  verification: (id: number) => `/api/admin/candidates/${id}/verification`,
-  /** GET ?search=&course_header=&reg_status=&page= ; a school admin sees only their school's. */
-  registered: {
-    admin: '/api/admin/registered-candidates',
-    school_admin: '/api/training-school-admin/registered-candidates',
-  },
-  /** POST `{ reg_status }`. */
-  regStatus: {
-    admin: (id: number) => `/api/admin/candidates/${id}/reg-status`,
-    school_admin: (id: number) => `/api/training-school-admin/candidates/${id}/reg-status`,
-  },
-  /** GET: the choices the form needs (schools, course headers), one call. */
-  formOptions: '/api/admin/candidate-form-options',
-} as const;
-
 /** The form sends this with every submission; a retry with the same key returns the first result. */
 export const SUBMISSION_KEY_FIELD = 'submission_key';
 
@@ -301,7 +280,7 @@ export const CANDIDATE_OUTCOME_MESSAGES = {
 /** The longest search text the candidate lists take. */
 export const CANDIDATE_SEARCH_MAX = 100;
 
-/** GET CANDIDATE_PATHS.formOptions: the pickers' choices (nationalities come from the nationality call). */
+/** The pickers' choices (candidates.endpoints.ts `formOptions`; nationalities come from the nationality call). */
 export interface CandidateFormOptions {
   schools: { code: string; name: string; status: string }[];
   course_headers: { code: string; title: string; indexing_status: string; registration_status: string }[];

@@ -8,7 +8,6 @@
 
 import { DATE_MESSAGES, isRealIsoDate } from './dates';
 import { BOARD_TIME_ZONE, formatDate, formatDateTime } from './format';
-import { rolePrefix, type Role } from './roles';
 
 /** A diet's code: capitals, digits and dashes, e.g. MAY-2027 (it names the diet in CSVs and filters). */
 export const DIET_CODE_PATTERN = /^[A-Z0-9][A-Z0-9-]{1,19}$/;
@@ -18,26 +17,6 @@ export const EXTENSION_REASON_MAX = 500;
 const BOARD_TIME_PATTERN = /^(\d{2}):(\d{2})(?::(\d{2}))?$/;
 /** Reminders go to schools with verified candidates still unregistered, this many hours before closing. */
 export const REMINDER_HOURS = [72, 24] as const;
-
-export const DIET_PATHS = {
-  /** GET: the diets list (Page<DietRow>). POST DietInput: create. */
-  list: '/api/admin/diets',
-  /** POST DietInput: edit. */
-  one: (id: number) => `/api/admin/diets/${id}`,
-  /** POST: make this diet the one current for registration. */
-  current: (id: number) => `/api/admin/diets/${id}/current`,
-  /** POST: close the diet (it becomes past: no registration, no new resit entries). */
-  close: (id: number) => `/api/admin/diets/${id}/close`,
-  /** GET: the diet's extensions. POST `{ training_school, until, reason }`: grant or move one. */
-  extensions: (id: number) => `/api/admin/diets/${id}/extensions`,
-  /** POST: withdraw a school's extension. */
-  withdrawExtension: (id: number, school: string) =>
-    `/api/admin/diets/${id}/extensions/${encodeURIComponent(school)}/withdraw`,
-  /** GET (both roles): the diets as choices for filters and forms, newest first. */
-  choices: (role: Role) => `${rolePrefix(role)}/diet-choices`,
-  /** GET (both roles): the current diet's registration window, as it applies to the caller. */
-  window: (role: Role) => `${rolePrefix(role)}/registration-window`,
-} as const;
 
 export const DIET_MESSAGES = {
   codeRequired: 'Code is required',

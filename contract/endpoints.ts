@@ -1,9 +1,15 @@
+import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
+import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
+import { DIET_ENDPOINTS } from './diets.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { LISTS } from './lists';
 import { META_ENDPOINTS } from './meta.endpoints';
 import { PAYMENT_ENDPOINTS } from './payments.endpoints';
 import { SCORE_ENDPOINTS } from './scores.endpoints';
+import { OFFENDER_ENDPOINTS } from './offenders.endpoints';
+import { REGISTRATION_ENDPOINTS } from './registration.endpoints';
+import { RESIT_ENDPOINTS } from './resits.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -15,6 +21,12 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   meta: META_ENDPOINTS,
   payments: PAYMENT_ENDPOINTS,
   scores: SCORE_ENDPOINTS,
+  candidates: CANDIDATE_ENDPOINTS,
+  bulkIndexing: BULK_INDEXING_ENDPOINTS,
+  registration: REGISTRATION_ENDPOINTS,
+  resits: RESIT_ENDPOINTS,
+  offenders: OFFENDER_ENDPOINTS,
+  diets: DIET_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

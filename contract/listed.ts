@@ -4,15 +4,6 @@
  * removed row is kept for the audit trail.
  */
 
-/** A list's paths under `base`. */
-export const listedPaths = (base: string) => ({
-  /** GET ?search=&page=&per_page= ; POST: add a row (the body is the list's own). */
-  list: base,
-  /** POST: remove the row from the list (kept for the audit trail). */
-  remove: (id: number) => `${base}/${id}/remove`,
-});
-export type ListedPaths = ReturnType<typeof listedPaths>;
-
 export const LISTED_LIMITS = { candidateIndexMax: 40, searchMax: 100 } as const;
 
 export const LISTED_MESSAGES = {

@@ -8,18 +8,17 @@
  */
 
 import {
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   CANDIDATE_SEARCH_MAX,
   REG_STATUSES,
   type CandidateRow,
 } from './candidates';
 import { COURSE_MESSAGES, COURSE_PATHS, COURSE_SEARCH_MAX, type CourseHeaderRow } from './courses';
-import { DIET_CODE_PATTERN, DIET_MESSAGES, DIET_PATHS, formatPaperDates, type DietRow } from './diets';
+import { DIET_CODE_PATTERN, DIET_MESSAGES, formatPaperDates, type DietRow } from './diets';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
 import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
-import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
+import { sanctionTerm, type OffenderRow } from './offenders';
 import { RESULT_OUTCOMES, RESULT_OUTCOME_LABELS, SCORE_MESSAGES, type ResultRow } from './scores';
 import {
   FEE_BASIS_LABELS,
@@ -37,7 +36,7 @@ import {
   type PaymentIssueRow,
   type PaymentRow,
 } from './payments';
-import { RESIT_PATHS, type ResitRow } from './resits';
+import type { ResitRow } from './resits';
 import type { Role } from './roles';
 import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
 
@@ -140,13 +139,13 @@ const candidateList = (name: string, path: string, roles: readonly Role[], withS
   });
 
 /** The board's candidate search and the Indexed Candidates list. */
-export const CANDIDATES_LIST = candidateList('candidates', CANDIDATE_PATHS.adminCandidates, ['admin'], true);
+export const CANDIDATES_LIST = candidateList('candidates', '/api/admin/candidates', ['admin'], true);
 
 export const REGISTERED_LISTS = {
-  admin: candidateList('registered-candidates', CANDIDATE_PATHS.registered.admin, ['admin'], true),
+  admin: candidateList('registered-candidates', '/api/admin/registered-candidates', ['admin'], true),
   school_admin: candidateList(
     'registered-candidates',
-    CANDIDATE_PATHS.registered.school_admin,
+    '/api/training-school-admin/registered-candidates',
     ['school_admin'],
     false,
   ),
@@ -213,7 +212,7 @@ const listedSearch = { max: LISTED_LIMITS.searchMax, message: LISTED_MESSAGES.to
 
 export const OFFENDERS_LIST = defineList<OffenderRow>()({
   name: 'exam-offenders',
-  path: OFFENDER_PATHS.list,
+  path: '/api/admin/exam-offenders',
   roles: ['admin'],
   search: listedSearch,
   filters: {},
@@ -248,14 +247,14 @@ const resitList = (path: string, role: Role) =>
   });
 
 export const RESITS_LISTS = {
-  admin: resitList(RESIT_PATHS.admin.list, 'admin'),
-  school_admin: resitList(RESIT_PATHS.school_admin.list, 'school_admin'),
+  admin: resitList('/api/admin/resit-candidates', 'admin'),
+  school_admin: resitList('/api/training-school-admin/resit-candidates', 'school_admin'),
 } as const;
 
 /** The board's exam diets, newest paper dates first (a few a year: paged by number). */
 export const DIETS_LIST = defineList<DietRow>()({
   name: 'diets',
-  path: DIET_PATHS.list,
+  path: '/api/admin/diets',
   roles: ['admin'],
   search: { max: 100, message: DIET_MESSAGES.tooLong },
   filters: {},

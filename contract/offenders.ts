@@ -9,10 +9,7 @@
 
 import { DATE_MESSAGES } from './dates';
 import { formatDate } from './format';
-import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedRow } from './listed';
-
-/** POST `{ candidate_index, diet, offence, sanction, sanction_diets? | sanction_from, sanction_until? }`. */
-export const OFFENDER_PATHS = listedPaths('/api/admin/exam-offenders');
+import { LISTED_LIMITS, LISTED_MESSAGES, type ListedRow } from './listed';
 
 export const OFFENCE_LIMITS = {
   ...LISTED_LIMITS,

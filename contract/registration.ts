@@ -8,11 +8,6 @@
 /** The most candidates one request registers (ticked ids, or the verified candidates it picks). */
 export const BULK_REGISTRATION_LIMIT = 1000;
 
-export const BULK_REGISTRATION_PATHS = {
-  admin: '/api/admin/registrations/bulk',
-  school_admin: '/api/training-school-admin/registrations/bulk',
-} as const;
-
 /**
  * The body: either the ticked rows' ids, or `all_verified` with the code of the diet the page shows (it
  * must still be the current one), optionally narrowed to a course header and a year (the list's own

@@ -5,17 +5,11 @@
  * open and the school is not suspended; board admins at any time. The validator is in resits.validators.ts.
  */
 
-import { LISTED_LIMITS, LISTED_MESSAGES, listedPaths, type ListedCandidate, type ListedRow } from './listed';
+import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate, type ListedRow } from './listed';
 
 /** The papers of an exam that can be sat again, in the order the board prints them. */
 export const RESIT_PAPERS = ['Paper I', 'Paper II', 'Paper III', 'Practical', 'Oral', 'Project'] as const;
 export type ResitPaper = (typeof RESIT_PAPERS)[number];
-
-/** Each role's paths (a school admin lists only their school's rows); POST `{ candidate_index, diet, papers }` (diet: its code). */
-export const RESIT_PATHS = {
-  admin: listedPaths('/api/admin/resit-candidates'),
-  school_admin: listedPaths('/api/training-school-admin/resit-candidates'),
-} as const;
 
 export const RESIT_LIMITS = LISTED_LIMITS;
 

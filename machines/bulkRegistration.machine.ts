@@ -43,7 +43,7 @@ export const bulkRegistrationMachine = setup({
     emitted: {} as BulkRegistrationEmitted,
   },
   actors: {
-    /** POST the role's BULK_REGISTRATION_PATHS; resolves with the result, rejects with an ApiFailure. */
+    /** POST the role's REGISTRATION_ENDPOINTS.bulk; resolves with the result, rejects with an ApiFailure. */
     register: missingPromise<BulkRegistrationResult, BulkRegistrationRequest>('bulkRegistration', 'register'),
   },
   guards: {

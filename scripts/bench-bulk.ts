@@ -1,6 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { zipSync } from 'fflate';
-import { BULK_COLUMNS, BULK_LIMITS, BULK_PATHS, type BulkReport } from '../contract/bulkIndexing';
+import { BULK_COLUMNS, BULK_LIMITS, type BulkReport } from '../contract/bulkIndexing';
+import { BULK_INDEXING_ENDPOINTS } from '../contract/bulkIndexing.endpoints';
+import { fillPath } from '../contract/endpoint';
 import { onEachDatabase, signIn, startServer } from './bench-candidates';
 
 /**
@@ -82,18 +84,25 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     form.set('csv', new File([csv], 'candidates.csv'));
     form.set('files', new File([zip], 'files.zip'));
     const started = performance.now();
-    const staged = await fetch(server.url + BULK_PATHS.stage, { method: 'POST', headers, body: form });
+    const staged = await fetch(server.url + BULK_INDEXING_ENDPOINTS.start.path, {
+      method: 'POST',
+      headers,
+      body: form,
+    });
     const report = (await staged.json()).data as BulkReport;
     const checked = performance.now();
     if (report.good !== ROWS)
       throw new Error(`${label}: the dry run refused rows: ${JSON.stringify(report.problems.slice(0, 3))}`);
     let last = report;
     while (!last.finished) {
-      const response = await fetch(server.url + BULK_PATHS.import(report.id), {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ from: last.imported_through + 1, count: BULK_LIMITS.chunk }),
-      });
+      const response = await fetch(
+        server.url + fillPath(BULK_INDEXING_ENDPOINTS.import.path, { id: report.id }),
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ from: last.imported_through + 1, count: BULK_LIMITS.chunk }),
+        },
+      );
       last = (await response.json()).data as BulkReport;
     }
     const imported = performance.now();

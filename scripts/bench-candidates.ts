@@ -27,13 +27,14 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import {
   CANDIDATE_CATEGORIES,
-  CANDIDATE_PATHS,
   CERTIFICATES,
   formatCandidateIndex,
   GRADES,
   needsPriorCertificate,
 } from '../contract/candidates';
 import { DEFAULT_PER_PAGE } from '../contract/pagination';
+import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
 import { candidateListStatements, type ListScope } from '../server/candidates/list';
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { ensureReferenceData } from '../server/db/reference';
@@ -603,20 +604,19 @@ function queries(seeded: Seeded): Query[] {
       as: 'admin',
       path: () => {
         const word = rng.pick(words);
-        return `${CANDIDATE_PATHS.adminCandidates}?${q({ search: rng.next() < 0.25 ? word.slice(0, 4) : word, page: 1 })}`;
+        return `${CANDIDATE_ENDPOINTS.list.path}?${q({ search: rng.next() < 0.25 ? word.slice(0, 4) : word, page: 1 })}`;
       },
     },
     {
       label: 'index-number search (a whole index number)',
       as: 'admin',
-      path: () =>
-        `${CANDIDATE_PATHS.adminCandidates}?${q({ search: rng.pick(seeded.indexNumbers), page: 1 })}`,
+      path: () => `${CANDIDATE_ENDPOINTS.list.path}?${q({ search: rng.pick(seeded.indexNumbers), page: 1 })}`,
     },
     {
       label: 'filtered list: school + course header, pages 1-3',
       as: 'admin',
       path: () =>
-        `${CANDIDATE_PATHS.adminCandidates}?${q({
+        `${CANDIDATE_ENDPOINTS.list.path}?${q({
           school: rng.pick(seeded.schools.slice(0, 20)),
           course_header: rng.pick(seeded.headers),
           page: rng.int(1, 3),
@@ -625,37 +625,37 @@ function queries(seeded: Seeded): Query[] {
     {
       label: 'registered list of a school admin (SHT-IB), pages 1-5',
       as: 'school_admin',
-      path: () => `${CANDIDATE_PATHS.registered.school_admin}?${q({ page: rng.int(1, 5) })}`,
+      path: () => `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?${q({ page: rng.int(1, 5) })}`,
     },
     {
       label: 'registered candidates of the current diet (registered filter), pages 1-3',
       as: 'admin',
       path: () =>
-        `${CANDIDATE_PATHS.registered.admin}?${q({ reg_status: 'registered', page: rng.int(1, 3) })}`,
+        `${REGISTRATION_ENDPOINTS.registered.admin.path}?${q({ reg_status: 'registered', page: rng.int(1, 3) })}`,
     },
     {
       label: 'registered candidates of the past diet (diet filter), pages 1-3',
       as: 'admin',
       path: () =>
-        `${CANDIDATE_PATHS.registered.admin}?${q({ diet: seeded.pastDiet, reg_status: 'registered', page: rng.int(1, 3) })}`,
+        `${REGISTRATION_ENDPOINTS.registered.admin.path}?${q({ diet: seeded.pastDiet, reg_status: 'registered', page: rng.int(1, 3) })}`,
     },
     // Harder cases than the aim's: what a user typing produces on the way to a name.
     {
       label: 'extra: two-word name search (first and last name)',
       as: 'admin',
       path: () =>
-        `${CANDIDATE_PATHS.adminCandidates}?${q({ search: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`, page: 1 })}`,
+        `${CANDIDATE_ENDPOINTS.list.path}?${q({ search: `${rng.pick(FIRST_NAMES)} ${rng.pick(LAST_NAMES)}`, page: 1 })}`,
     },
     {
       label: 'extra: one- or two-letter search (start of a name)',
       as: 'admin',
       path: () =>
-        `${CANDIDATE_PATHS.adminCandidates}?${q({ search: rng.pick(words).slice(0, rng.int(1, 2)), page: 1 })}`,
+        `${CANDIDATE_ENDPOINTS.list.path}?${q({ search: rng.pick(words).slice(0, rng.int(1, 2)), page: 1 })}`,
     },
     {
       label: 'extra: the whole list, no filter, page 1',
       as: 'admin',
-      path: () => `${CANDIDATE_PATHS.adminCandidates}?${q({ page: 1 })}`,
+      path: () => `${CANDIDATE_ENDPOINTS.list.path}?${q({ page: 1 })}`,
     },
   ];
 }

@@ -20,11 +20,12 @@
  * Every run is bounded in time.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { CANDIDATE_PATHS } from '../contract/candidates';
 import {
   ADMIN,
   createBenchDatabase,
@@ -61,14 +62,14 @@ const LOADS: Load[] = [
   {
     label: "board admin's candidate list, pages 1-10",
     as: 'admin',
-    paths: Array.from({ length: PAGES }, (_, i) => `${CANDIDATE_PATHS.adminCandidates}?page=${i + 1}`),
+    paths: Array.from({ length: PAGES }, (_, i) => `${CANDIDATE_ENDPOINTS.list.path}?page=${i + 1}`),
   },
   {
     label: "school admin's registered list (SHT-IB), pages 1-10",
     as: 'school_admin',
     paths: Array.from(
       { length: PAGES },
-      (_, i) => `${CANDIDATE_PATHS.registered.school_admin}?page=${i + 1}`,
+      (_, i) => `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?page=${i + 1}`,
     ),
   },
 ];

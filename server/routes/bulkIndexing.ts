@@ -1,13 +1,13 @@
 import { boardToday } from '../boardDate';
-import { BULK_EXAMPLE, BULK_LIMITS as L, BULK_MESSAGES as M, BULK_PATHS } from '../../contract/bulkIndexing';
-import { bulkRangeValidator } from '../../contract/bulkIndexing.validators';
+import { BULK_EXAMPLE, BULK_LIMITS as L, BULK_MESSAGES as M } from '../../contract/bulkIndexing';
+import { BULK_INDEXING_ENDPOINTS as E } from '../../contract/bulkIndexing.endpoints';
 import { importChunk, loadReport, reportCsv, stageBatch, templateCsv } from '../candidates/bulk';
 import { Invalid } from '../errors';
 import { actorOf, dbOf, withStorage, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { ADMIN, get, post, type Route } from '../http/route';
-import { checkedForm, json } from '../http/validate';
+import { serve, type Route } from '../http/route';
+import { checkedForm } from '../http/validate';
 
 const batchId = (c: AppContext) => idOf(c, M.notFound);
 
@@ -45,22 +45,22 @@ const stagedFiles = checkedForm(
 
 /** Bulk indexing (board admins): the template, the dry run, the import by chunks, and the report. */
 export const bulkIndexingRoutes: Route[] = [
-  get(BULK_PATHS.template, ADMIN, () => csvDownload(templateCsv(BULK_EXAMPLE), 'candidates-template')),
+  serve(E.template, () => csvDownload(templateCsv(BULK_EXAMPLE), 'candidates-template')),
 
-  post(BULK_PATHS.stage, ADMIN, stagedFiles, async (c) => {
+  serve(E.start, stagedFiles, async (c) => {
     const report = await stageBatch(withStorage(c), actorOf(c), c.req.valid('form'));
     return ok(c, report, M.checked(report.good, report.rows));
   }),
 
-  get('/api/admin/bulk-indexing/:id', ADMIN, async (c) => ok(c, await loadReport(dbOf(c), batchId(c)))),
+  serve(E.read, async (c) => ok(c, await loadReport(dbOf(c), batchId(c)))),
 
-  post('/api/admin/bulk-indexing/:id/import', ADMIN, json(bulkRangeValidator), async (c) => {
+  serve(E.import, async (c) => {
     const id = batchId(c);
     const { report, indexed } = await importChunk(withStorage(c), actorOf(c), id, c.req.valid('json'));
     return ok(c, report, M.imported(indexed));
   }),
 
-  get('/api/admin/bulk-indexing/:id/report.csv', ADMIN, async (c) =>
+  serve(E.report, async (c) =>
     csvDownload(reportCsv(await loadReport(dbOf(c), batchId(c))), `bulk-indexing-${batchId(c)}`),
   ),
 ];

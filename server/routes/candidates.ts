@@ -5,7 +5,7 @@ import {
   type CandidateFormOptions,
   type UploadField,
 } from '../../contract/candidates';
-import { verificationValidator } from '../../contract/candidates.validators';
+import { CANDIDATE_ENDPOINTS as E } from '../../contract/candidates.endpoints';
 import { checkCandidateForm } from '../candidates/form';
 import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
@@ -14,8 +14,8 @@ import { NotFound } from '../errors';
 import { actorOf, dbOf, transact, withStorage, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { ADMIN, get, post, type Route } from '../http/route';
-import { checkedForm, json } from '../http/validate';
+import { serve, type Route } from '../http/route';
+import { checkedForm } from '../http/validate';
 
 const candidateId = (c: AppContext) => idOf(c, O.notFound);
 
@@ -54,7 +54,7 @@ const editForm = checkedForm(async (body, c) => {
 /** The board's candidate pages: index, search, read, edit, verify, and the form's choices. */
 export const candidateRoutes: Route[] = [
   /** Multipart: index a candidate (server/candidates/service.ts). */
-  post('/api/admin/candidates', ADMIN, indexForm, async (c) => {
+  serve(E.create, indexForm, async (c) => {
     const sent = c.req.valid('form');
     const id =
       sent.kind === 'again'
@@ -63,16 +63,16 @@ export const candidateRoutes: Route[] = [
     return answerRecord(c, id, O.indexed);
   }),
 
-  get('/api/admin/candidates/:id', ADMIN, (c) => answerRecord(c, candidateId(c), '')),
+  serve(E.read, (c) => answerRecord(c, candidateId(c), '')),
 
   /** Multipart with `_method=PUT`: the whole form again. */
-  post('/api/admin/candidates/:id', ADMIN, editForm, async (c) => {
+  serve(E.update, editForm, async (c) => {
     const id = candidateId(c);
     await candidates.updateCandidate(withStorage(c), actorOf(c), id, c.req.valid('form'));
     return answerRecord(c, id, O.updated);
   }),
 
-  post('/api/admin/candidates/:id/verification', ADMIN, json(verificationValidator), async (c) => {
+  serve(E.verification, async (c) => {
     const { verified } = c.req.valid('json');
     const id = candidateId(c);
     await transact(c, (tx, actor) => candidates.setVerification(tx, actor, id, verified));
@@ -81,7 +81,7 @@ export const candidateRoutes: Route[] = [
     return ok(c, row, verified ? O.verified : O.unverified);
   }),
 
-  get('/api/admin/candidate-form-options', ADMIN, async (c) => {
+  serve(E.formOptions, async (c) => {
     const db = dbOf(c);
     const [schools, headers] = await Promise.all([
       db

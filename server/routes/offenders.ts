@@ -1,20 +1,19 @@
 import { OFFENDER_MESSAGES as M } from '../../contract/offenders';
-import { offenceValidator } from '../../contract/offenders.validators';
+import { OFFENDER_ENDPOINTS as E } from '../../contract/offenders.endpoints';
 import { transact } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { ADMIN, post, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 import { recordOffence, removeOffence } from '../offenders/service';
 
 /** Exam offenders: board admins only (server/offenders/service.ts). */
 export const offenderRoutes: Route[] = [
-  post('/api/admin/exam-offenders', ADMIN, json(offenceValidator), async (c) => {
+  serve(E.record, async (c) => {
     const recorded = await transact(c, (tx, actor) => recordOffence(tx, actor, c.req.valid('json')));
     return ok(c, recorded, M.recorded);
   }),
 
-  post('/api/admin/exam-offenders/:id/remove', ADMIN, async (c) => {
+  serve(E.remove, async (c) => {
     const id = idOf(c, M.notFound);
     await transact(c, (tx, actor) => removeOffence(tx, actor, id));
     return ok(c, undefined, M.removed);

@@ -1,23 +1,20 @@
 import { CANDIDATE_OUTCOME_MESSAGES as O } from '../../contract/candidates';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { DIET_MESSAGES } from '../../contract/diets';
-import {
-  BULK_REGISTRATION_MESSAGES as B,
-  BULK_REGISTRATION_PATHS,
-  bulkRegistrationSummary,
-} from '../../contract/registration';
-import { bulkRegistrationValidator, regStatusValidator } from '../../contract/registration.validators';
-import { rolePrefix, type Role } from '../../contract/roles';
+import type { ValidOf } from '../../contract/endpoint';
+import { BULK_REGISTRATION_MESSAGES as B, bulkRegistrationSummary } from '../../contract/registration';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
+import type { Role } from '../../contract/roles';
 import { loadRow } from '../candidates/records';
 import { registerInBulk, setRegStatus, type BulkRegistrationAsk } from '../candidates/registration';
 import { Invalid, NotFound } from '../errors';
 import { dbOf, nowOf, scopeOf, transact } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { post, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 
 /** Exactly one way of asking: the ticked ids, or every verified candidate of the named diet. */
-function askOf(body: Awaited<ReturnType<typeof bulkRegistrationValidator.validate>>): BulkRegistrationAsk {
+function askOf(body: ValidOf<typeof REGISTRATION_ENDPOINTS.bulk.admin>): BulkRegistrationAsk {
   if (body.candidate_ids && body.all_verified) throw new Invalid({ all_verified: [B.oneWay] });
   if (body.candidate_ids) return { kind: 'ids', ids: body.candidate_ids };
   if (!body.all_verified) throw new Invalid({ candidate_ids: [B.chooseCandidates] });
@@ -37,7 +34,7 @@ function askOf(body: Awaited<ReturnType<typeof bulkRegistrationValidator.validat
  * school admin their own school's while their window is open.
  */
 const registrationRoutes = (role: Role): Route[] => [
-  post(`${rolePrefix(role)}/candidates/:id/reg-status`, [role], json(regStatusValidator), async (c) => {
+  serve(CANDIDATE_ENDPOINTS.regStatus[role], async (c) => {
     const { reg_status } = c.req.valid('json');
     const id = idOf(c, O.notFound);
     await transact(c, (tx, actor) => setRegStatus(tx, actor, scopeOf(c), id, reg_status, nowOf(c)));
@@ -47,7 +44,7 @@ const registrationRoutes = (role: Role): Route[] => [
   }),
 
   /** `{ candidate_ids }` or `{ all_verified: true, diet, course_header?, year? }`: the count and each row. */
-  post(BULK_REGISTRATION_PATHS[role], [role], json(bulkRegistrationValidator), async (c) => {
+  serve(REGISTRATION_ENDPOINTS.bulk[role], async (c) => {
     const ask = askOf(c.req.valid('json'));
     const result = await transact(c, (tx, actor) => registerInBulk(tx, actor, scopeOf(c), ask, nowOf(c)));
     return ok(c, result, bulkRegistrationSummary(result));

@@ -1,23 +1,22 @@
-import { rolePrefix, type Role } from '../../contract/roles';
+import type { Role } from '../../contract/roles';
 import { RESIT_MESSAGES as M } from '../../contract/resits';
-import { resitValidator } from '../../contract/resits.validators';
+import { RESIT_ENDPOINTS as E } from '../../contract/resits.endpoints';
 import { nowOf, scopeOf, transact } from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
-import { post, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 import { addResit, removeResit } from '../resits/service';
 
 /** Resit candidates, for each role under its own prefix (server/resits/service.ts). */
 const resitRoutes = (role: Role): Route[] => [
-  post(`${rolePrefix(role)}/resit-candidates`, [role], json(resitValidator), async (c) => {
+  serve(E.add[role], async (c) => {
     const added = await transact(c, (tx, actor) =>
       addResit(tx, actor, scopeOf(c), c.req.valid('json'), nowOf(c)),
     );
     return ok(c, added, M.added);
   }),
 
-  post(`${rolePrefix(role)}/resit-candidates/:id/remove`, [role], async (c) => {
+  serve(E.remove[role], async (c) => {
     const id = idOf(c, M.notFound);
     await transact(c, (tx, actor) => removeResit(tx, actor, scopeOf(c), id, nowOf(c)));
     return ok(c, undefined, M.removed);

@@ -1,30 +1,23 @@
 import { fromPromise } from 'xstate';
-import { CANDIDATE_PATHS, type CandidateRecord, type CandidateRow } from '../../contract/candidates';
-import {
-  BULK_REGISTRATION_PATHS,
-  type BulkRegistrationRequest,
-  type BulkRegistrationResult,
-} from '../../contract/registration';
+import { CANDIDATE_ENDPOINTS as E } from '../../contract/candidates.endpoints';
+import type { BulkRegistrationRequest, BulkRegistrationResult } from '../../contract/registration';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import type { Role } from '../../contract/roles';
-import { call, messageOf } from './client';
+import { send } from './send';
 
-/**
- * What the candidate lists and the edit page's lookup call: no VineJS here, so a list opens without the
- * form's chunk (src/api/candidates.ts carries the form's I/O and its validator).
- */
+/** What the candidate lists and the edit page's lookup call; src/api/candidates.ts carries the form's I/O. */
 
-export const loadCandidate = (id: number) =>
-  call<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id)).then((response) => response.data!);
+export const loadCandidate = async (id: number) => (await send(E.read, { params: { id } })).data;
 
 /** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
 export const updateRegStatus = (role: Role) =>
   fromPromise<{ value: string; message?: string }, { id: number | string; field: string; value: string }>(
     async ({ input }) => {
-      const response = await call<CandidateRow>(CANDIDATE_PATHS.regStatus[role](Number(input.id)), {
-        method: 'POST',
+      const { data, message } = await send(E.regStatus[role], {
+        params: { id: input.id },
         body: { reg_status: input.value },
       });
-      return { value: response.data!.reg_status, message: messageOf(response) };
+      return { value: data.reg_status, message };
     },
   );
 
@@ -33,19 +26,15 @@ export const updateVerification = fromPromise<
   { value: string; message?: string },
   { id: number | string; field: string; value: string }
 >(async ({ input }) => {
-  const response = await call<CandidateRow>(CANDIDATE_PATHS.verification(Number(input.id)), {
-    method: 'POST',
+  const { data, message } = await send(E.verification, {
+    params: { id: input.id },
     body: { verified: input.value === 'true' },
   });
-  return { value: String(response.data!.verified), message: messageOf(response) };
+  return { value: String(data.verified), message };
 });
 
 /** Many candidates registered at once (machines/bulkRegistration.machine.ts), on the caller's endpoint. */
 export const registerInBulk = (role: Role) =>
-  fromPromise<BulkRegistrationResult, BulkRegistrationRequest>(async ({ input }) => {
-    const response = await call<BulkRegistrationResult>(BULK_REGISTRATION_PATHS[role], {
-      method: 'POST',
-      body: input,
-    });
-    return response.data!;
-  });
+  fromPromise<BulkRegistrationResult, BulkRegistrationRequest>(
+    async ({ input }) => (await send(REGISTRATION_ENDPOINTS.bulk[role], { body: input })).data,
+  );

@@ -1,23 +1,24 @@
 import { fromCallback, fromPromise } from 'xstate';
 import {
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   SUBMISSION_KEY_FIELD,
   type CandidateRecord,
   type UploadField,
 } from '../../contract/candidates';
-import type { ApiFailure, FieldMessages } from '../../contract/envelope';
+import { CANDIDATE_ENDPOINTS as E } from '../../contract/candidates.endpoints';
 import {
   candidateValidator,
   normaliseCandidateInput,
   withStoredUploads,
 } from '../../contract/candidates.validators';
-import { checkInBrowser, FIELDS_NEED_ATTENTION } from './listForms';
+import { fillPath, runValidator } from '../../contract/endpoint';
+import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
 import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated, noticeWrite } from './client';
 import { readToken } from './cookies';
+import { FIELDS_NEED_ATTENTION } from './send';
 
 /** The candidate form's I/O (machines/candidateForm.machine.ts); the lists' calls are in candidateRows.ts. */
 
@@ -34,7 +35,8 @@ export interface ChoiceRules {
 
 /**
  * The spec's rules, in the browser, with the same validator the server runs, and the choices the
- * form's options already show the server would refuse: said at once, before any upload is sent.
+ * form's options already show the server would refuse: said at once, before any upload is sent. (The
+ * form is an upload, which `send` does not check: the page checks it before it is built.)
  */
 export const validateCandidate = (rules: ChoiceRules) =>
   fromPromise<void, FormValues>(async ({ input }) => {
@@ -43,30 +45,24 @@ export const validateCandidate = (rules: ChoiceRules) =>
       typeof input[name] === 'string' && input[name] !== rules.current?.[name] ? input[name] : '';
     if (rules.closedCourseHeaders.has(chosen('course_header'))) refused.course_header = [R.indexingClosed];
     if (rules.suspendedSchools.has(chosen('school_code'))) refused.school_code = [R.schoolSuspended];
-    try {
-      await checkInBrowser(
-        candidateValidator,
-        withStoredUploads(normaliseCandidateInput(input), rules.current?.uploads ?? []),
-      );
-    } catch (error) {
-      const failure = error as ApiFailure;
-      if (!failure.fields) throw error;
-      for (const [field, messages] of Object.entries(refused)) {
-        failure.fields[field] = [...(failure.fields[field] ?? []), ...messages];
-      }
-      throw failure;
+    const checked = await runValidator(
+      candidateValidator,
+      withStoredUploads(normaliseCandidateInput(input), rules.current?.uploads ?? []),
+    );
+    const fields: FieldMessages = checked.fields ?? {};
+    for (const [field, messages] of Object.entries(refused)) {
+      fields[field] = [...(fields[field] ?? []), ...messages];
     }
-    if (Object.keys(refused).length) {
-      const failure: ApiFailure = {
-        status: 422,
-        message: FIELDS_NEED_ATTENTION,
-        fields: refused,
-      };
+    if (Object.keys(fields).length) {
+      const failure: ApiFailure = { status: 422, message: FIELDS_NEED_ATTENTION, fields };
       throw failure;
     }
   });
 
-/** The multipart upload, with progress (fetch cannot report upload progress; XMLHttpRequest can). */
+/**
+ * The multipart upload, with progress: sent here, not by `send`, since fetch cannot report an upload's
+ * progress (XMLHttpRequest can).
+ */
 export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateInput>(
   ({ input, sendBack }) => {
     const form = new FormData();
@@ -74,13 +70,12 @@ export const submitCandidate = fromCallback<CandidateFormEvent, SubmitCandidateI
       form.append(name, value as string | Blob);
     }
     form.set(SUBMISSION_KEY_FIELD, input.submissionKey);
-    const path = input.candidateId
-      ? CANDIDATE_PATHS.adminCandidate(input.candidateId)
-      : CANDIDATE_PATHS.adminCandidates;
+    const endpoint = input.candidateId ? E.update : E.create;
+    const path = fillPath(endpoint.path, input.candidateId ? { id: input.candidateId } : {});
     if (input.candidateId) form.set(METHOD_OVERRIDE_FIELD, 'PUT');
 
     const request = new XMLHttpRequest();
-    request.open('POST', apiUrl(path));
+    request.open(endpoint.method, apiUrl(path));
     const token = readToken();
     if (token) request.setRequestHeader('Authorization', `Bearer ${token}`);
     request.setRequestHeader('Accept', 'application/json');

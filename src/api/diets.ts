@@ -1,25 +1,20 @@
-import {
-  DIET_PATHS,
-  type DietChoice,
-  type DietExtension,
-  type DietRow,
-  type RegistrationWindow,
-} from '../../contract/diets';
-import { dietValidator, extensionValidator } from '../../contract/diets.validators';
+import { DIET_ENDPOINTS as E } from '../../contract/diets.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import type { Role } from '../../contract/roles';
 import type { FormValues } from '../../machines/formDialog.machine';
-import { call } from './client';
-import { checkInBrowser, messageOf } from './listForms';
+import { send } from './send';
 
 /** The diets' I/O: the choices and the window for both roles; the board's diet and extension changes. */
 
-export const loadDietChoices = (role: Role) =>
-  call<DietChoice[]>(DIET_PATHS.choices(role)).then((r) => r.data!);
+export const loadDietChoices = async (role: Role) => (await send(E.choices[role])).data;
 
-export const loadRegistrationWindow = (role: Role) =>
-  call<RegistrationWindow>(DIET_PATHS.window(role)).then((r) => r.data!);
+export const loadRegistrationWindow = async (role: Role) =>
+  (await send(REGISTRATION_ENDPOINTS.window[role])).data;
 
-/** Creates (no `id` in the values) or edits a diet; the contract's validator runs first, as on the server. */
+/**
+ * Creates (no `id` in the values) or edits a diet; the contract's validator runs first (in `send`), as
+ * on the server.
+ */
 export async function saveDiet(values: FormValues): Promise<{ message?: string }> {
   const body = {
     code: values.code,
@@ -29,32 +24,26 @@ export async function saveDiet(values: FormValues): Promise<{ message?: string }
     registration_opens_at: values.registration_opens_at,
     registration_closes_at: values.registration_closes_at,
   };
-  await checkInBrowser(dietValidator, body);
   const id = Number(values.id);
-  const response = await call<DietRow>(id ? DIET_PATHS.one(id) : DIET_PATHS.list, { method: 'POST', body });
-  return { message: messageOf(response) };
+  const { message } = id ? await send(E.update, { params: { id }, body }) : await send(E.create, { body });
+  return { message };
 }
 
 /** Make current, or close: a step on one diet, answered with the server's sentence. */
 export async function dietStep(id: number, step: 'current' | 'close'): Promise<{ message?: string }> {
-  const response = await call<DietRow>(DIET_PATHS[step](id), { method: 'POST' });
-  return { message: messageOf(response) };
+  const { message } = await send(E[step], { params: { id } });
+  return { message };
 }
 
-export const loadExtensions = (id: number) =>
-  call<DietExtension[]>(DIET_PATHS.extensions(id)).then((r) => r.data!);
+export const loadExtensions = async (id: number) => (await send(E.extensions, { params: { id } })).data;
 
 export async function grantExtension(values: FormValues): Promise<{ message?: string }> {
   const body = { training_school: values.training_school, until: values.until, reason: values.reason };
-  await checkInBrowser(extensionValidator, body);
-  const response = await call<DietExtension[]>(DIET_PATHS.extensions(Number(values.diet_id)), {
-    method: 'POST',
-    body,
-  });
-  return { message: messageOf(response) };
+  const { message } = await send(E.grantExtension, { params: { id: Number(values.diet_id) }, body });
+  return { message };
 }
 
 export async function withdrawExtension(id: number, school: string): Promise<{ message?: string }> {
-  const response = await call<DietExtension[]>(DIET_PATHS.withdrawExtension(id, school), { method: 'POST' });
-  return { message: messageOf(response) };
+  const { message } = await send(E.withdrawExtension, { params: { id, school } });
+  return { message };
 }

@@ -3,7 +3,7 @@ import { listParams, type ListDefinition } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import type { ListQuery } from '../../machines/list.machine';
 import { downloadCsv } from './download';
-import { call } from './client';
+import { send } from './send';
 
 /**
  * A list machine's fetchPage for a list: its definition's path, asked for the query's page, search,
@@ -15,8 +15,7 @@ export function pageFetcher<Row>(definition: ListDefinition<Row>) {
     if (input.page === 1) params.set('page', '1');
     if (input.cursor && 'after' in input.cursor) params.set('after', String(input.cursor.after));
     if (input.cursor && 'before' in input.cursor) params.set('before', String(input.cursor.before));
-    const response = await call<Page<Row>>(`${definition.path}?${params}`);
-    return response.data!;
+    return (await send(definition, { query: params })).data;
   });
 }
 

@@ -1,10 +1,10 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { formatPersonName } from '../../contract/format';
-import { LISTED_LIMITS, type ListedCandidate, type ListedPaths, type ListedRow } from '../../contract/listed';
+import { LISTED_LIMITS, type ListedCandidate, type ListedRow } from '../../contract/listed';
 import { confirmDialogMachine } from '../../machines/confirmDialog.machine';
 import type { ListDefinition } from '../../contract/lists';
-import { removeFromList } from '../api/listedRows';
+import { removeFromList, type RemoveEndpoint } from '../api/listedRows';
 import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ListTable, ListView, SearchForm } from '../ui/ListView';
@@ -42,7 +42,7 @@ export interface Column<Row> {
 export function RemovableListPage<Row extends ListedRow>({
   title,
   definition,
-  paths,
+  remove,
   add,
   fields,
   empty,
@@ -53,7 +53,8 @@ export function RemovableListPage<Row extends ListedRow>({
 }: {
   title: string;
   definition: ListDefinition<Row>;
-  paths: ListedPaths;
+  /** The list's remove endpoint (the row's `remove` action). */
+  remove: RemoveEndpoint;
   add: AddDialog;
   fields: (fieldError: (name: string) => string | undefined) => ReactNode;
   empty: { none: string; noMatch: string };
@@ -62,7 +63,7 @@ export function RemovableListPage<Row extends ListedRow>({
   lockedBecause?: (row: Row) => string | undefined;
   confirm: (row: Row) => ReactNode;
 }) {
-  const list = useList(definition, { act: removeFromList(paths) });
+  const list = useList(definition, { act: removeFromList(remove) });
   // The machine takes a row action only once its page is shown: a button left enabled then would lose
   // the click.
   const view = useSelector(list, (s) => ({

@@ -1,5 +1,5 @@
-import { CANDIDATE_PATHS } from '../../contract/candidates';
 import type { TestPortal } from './portal';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 
 interface Answer {
   status: number;
@@ -22,7 +22,7 @@ export async function answeredMeanwhile<A extends Answer>(
   token: string,
   work: () => Promise<A>,
 ): Promise<{ response: A; took: number; timings: Answered[] }> {
-  const paths = ['/api/health', `${CANDIDATE_PATHS.adminCandidates}?per_page=20`];
+  const paths = ['/api/health', `${CANDIDATE_ENDPOINTS.list.path}?per_page=20`];
   for (const path of paths) await t.request('GET', path, { token });
 
   let running = true;

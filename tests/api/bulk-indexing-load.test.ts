@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_COLUMNS, BULK_PATHS, type BulkReport } from '../../contract/bulkIndexing';
+import { BULK_COLUMNS, type BulkReport } from '../../contract/bulkIndexing';
 import { UPLOAD_FIELDS } from '../../contract/candidates';
+import { BULK_INDEXING_ENDPOINTS } from '../../contract/bulkIndexing.endpoints';
 import { demoSignIns, PNG, VALID_CANDIDATE } from './fixtures';
 import { answeredMeanwhile } from './answering';
 import { startTestPortal, type TestPortal } from './portal';
@@ -49,7 +50,7 @@ describe('bulk indexing under load', () => {
     form.set('files', new File([zip as BlobPart], 'files.zip', { type: 'application/zip' }));
 
     const { response, took, timings } = await answeredMeanwhile(t, tokens.admin, () =>
-      t.request('POST', BULK_PATHS.stage, { token: tokens.admin, form }),
+      t.request('POST', BULK_INDEXING_ENDPOINTS.start.path, { token: tokens.admin, form }),
     );
 
     expect(response.status, JSON.stringify(response.body)).toBe(200);

@@ -1,15 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BULK_COLUMNS,
-  BULK_LIMITS,
-  BULK_MESSAGES as M,
-  BULK_PATHS,
-  type BulkReport,
-} from '../../contract/bulkIndexing';
+import { BULK_COLUMNS, BULK_LIMITS, BULK_MESSAGES as M, type BulkReport } from '../../contract/bulkIndexing';
 import { UPLOAD_FIELDS } from '../../contract/candidates';
 import { IMPORT_MAX_BYTES, SCORE_MESSAGES } from '../../contract/scores';
+import { BULK_INDEXING_ENDPOINTS } from '../../contract/bulkIndexing.endpoints';
 import { demoSignIns, PNG, VALID_CANDIDATE } from './fixtures';
 import { answeredMeanwhile } from './answering';
 import { startTestPortal, type TestPortal } from './portal';
@@ -144,7 +139,7 @@ describe('a large form is read as a stream', () => {
     const zip = rawZip([...entries, { name: 'unused-scans.pdf', data: unused, size: 1000, crc: 0 }]);
     expect(zip.byteLength).toBeLessThan(BULK_LIMITS.zipBytes);
     const { response, took, timings } = await answeredMeanwhile(t, tokens.admin, () =>
-      sentBySlices(BULK_PATHS.stage, [
+      sentBySlices(BULK_INDEXING_ENDPOINTS.start.path, [
         { name: 'csv', filename: 'candidates.csv', type: 'text/csv', bytes: Buffer.from(bulkCsv(ROWS)) },
         { name: 'files', filename: 'files.zip', type: 'application/zip', bytes: zip },
       ]),
@@ -165,10 +160,12 @@ describe('a large form is read as a stream', () => {
     const large = new Uint8Array(BULK_LIMITS.csvBytes + 1).fill(0x61);
     const form = new FormData();
     form.set('csv', new File([large], 'candidates.csv', { type: 'text/csv' }));
-    const sized = await t.request('POST', BULK_PATHS.stage, { token: tokens.admin, form });
+    const sized = await t.request('POST', BULK_INDEXING_ENDPOINTS.start.path, { token: tokens.admin, form });
     expect(sized.status).toBe(422);
     expect(sized.body).toEqual({ success: false, message: { csv: [M.csvTooLarge] } });
-    const streamed = await chunked(BULK_PATHS.stage, [{ name: 'csv', filename: 'c.csv', bytes: large }]);
+    const streamed = await chunked(BULK_INDEXING_ENDPOINTS.start.path, [
+      { name: 'csv', filename: 'c.csv', bytes: large },
+    ]);
     expect(streamed).toEqual({ status: 422, body: { success: false, message: { csv: [M.csvTooLarge] } } });
     // The portal still answers on its next request.
     expect((await t.request('GET', '/api/health')).status).toBe(200);
@@ -194,9 +191,9 @@ describe('a large form is read as a stream', () => {
   });
 
   it('a body that is not well-formed multipart is checked as an empty form (422), never a 500', async () => {
-    const broken = await chunked(BULK_PATHS.stage, []);
+    const broken = await chunked(BULK_INDEXING_ENDPOINTS.start.path, []);
     expect(broken.status).toBe(422);
-    const response = await fetch(t.url + BULK_PATHS.stage, {
+    const response = await fetch(t.url + BULK_INDEXING_ENDPOINTS.start.path, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${tokens.admin}`,

@@ -2,8 +2,10 @@ import { stringify } from 'csv-stringify/sync';
 import { eq, like } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BULK_COLUMNS, BULK_MESSAGES as M, BULK_PATHS, type BulkReport } from '../../contract/bulkIndexing';
+import { BULK_COLUMNS, BULK_MESSAGES as M, type BulkReport } from '../../contract/bulkIndexing';
 import { CANDIDATE_MESSAGES, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
+import { BULK_INDEXING_ENDPOINTS } from '../../contract/bulkIndexing.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { candidates, files } from '../../server/db/schema';
 import { VALID_CANDIDATE } from '../fixtures/candidate';
 import { demoSignIns, PNG } from './fixtures';
@@ -40,15 +42,18 @@ function stage(csv: string | null, zip: Record<string, Uint8Array> | null, token
   const form = new FormData();
   if (csv !== null) form.set('csv', new File([csv], 'candidates.csv', { type: 'text/csv' }));
   if (zip) form.set('files', new File([zipSync(zip)], 'files.zip', { type: 'application/zip' }));
-  return t.request('POST', BULK_PATHS.stage, { token, form });
+  return t.request('POST', BULK_INDEXING_ENDPOINTS.start.path, { token, form });
 }
 
 const importRows = (id: number, from: number, count: number) =>
-  t.request('POST', BULK_PATHS.import(id), { token: tokens.admin, json: { from, count } });
+  t.request('POST', fillPath(BULK_INDEXING_ENDPOINTS.import.path, { id }), {
+    token: tokens.admin,
+    json: { from, count },
+  });
 
 describe('bulk indexing', () => {
   it('the template has the form’s columns and an example row', async () => {
-    const response = await fetch(t.url + BULK_PATHS.template, {
+    const response = await fetch(t.url + BULK_INDEXING_ENDPOINTS.template.path, {
       headers: { authorization: `Bearer ${tokens.admin}` },
     });
     expect(response.status).toBe(200);
@@ -109,7 +114,7 @@ describe('bulk indexing', () => {
     const repeat = await stage(csvOf([person('Bisi', 'Bulktwo')]), { '1-photo.png': PNG });
     expect(repeat.body.data.problems).toEqual([{ row: 1, field: 'first_name', message: R.duplicate }]);
 
-    const csvReport = await fetch(t.url + BULK_PATHS.reportCsv(report.id), {
+    const csvReport = await fetch(t.url + fillPath(BULK_INDEXING_ENDPOINTS.report.path, { id: report.id }), {
       headers: { authorization: `Bearer ${tokens.admin}` },
     });
     const text = await csvReport.text();
@@ -128,14 +133,18 @@ describe('bulk indexing', () => {
     notZip.set('csv', new File([csvOf([person('Ngozi', 'Zipless')])], 'c.csv'));
     notZip.set('files', new File(['not a zip'], 'f.zip'));
     expect(
-      (await t.request('POST', BULK_PATHS.stage, { token: tokens.admin, form: notZip })).body.message,
+      (await t.request('POST', BULK_INDEXING_ENDPOINTS.start.path, { token: tokens.admin, form: notZip }))
+        .body.message,
     ).toEqual({
       files: [M.zipNotZip],
     });
     expect((await stage(csvOf([person('Ngozi', 'School')]), null, tokens.school1)).status).toBe(403);
     expect((await importRows(999_999, 1, 10)).status).toBe(404);
     for (const json of [{}, { from: 0, count: 10 }, { from: 1, count: 201 }, { from: '1', count: 5 }]) {
-      const response = await t.request('POST', BULK_PATHS.import(1), { token: tokens.admin, json });
+      const response = await t.request('POST', fillPath(BULK_INDEXING_ENDPOINTS.import.path, { id: 1 }), {
+        token: tokens.admin,
+        json,
+      });
       expect(response.status, JSON.stringify(json)).toBe(422);
     }
   });

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_MESSAGES as M,
   CANDIDATE_OUTCOME_MESSAGES as O,
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   type CandidateRecord,
 } from '../../contract/candidates';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import { candidates, courseHeaders, files, trainingSchools } from '../../server/db/schema';
 import {
@@ -48,7 +49,7 @@ async function indexed(
   fields: Record<string, string | undefined> = {},
   uploads: Record<string, FilePart | undefined> = { photo: { bytes: PNG } },
 ): Promise<CandidateRecord> {
-  const response = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+  const response = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, {
     token: tokens.admin,
     form: candidateForm({ first_name: uniqueFirstName(), ...fields }, uploads),
   });
@@ -63,7 +64,7 @@ const edit = (
   uploads: Record<string, FilePart | undefined> = {},
   token = tokens.admin,
 ) =>
-  t.request('POST', CANDIDATE_PATHS.adminCandidate(record.id), {
+  t.request('POST', fillPath(CANDIDATE_ENDPOINTS.update.path, { id: record.id }), {
     token,
     form: candidateForm(
       { _method: 'PUT', ...fields },
@@ -109,7 +110,9 @@ describe('GET /api/admin/candidates/:id', () => {
   it('is for admins only', async () => {
     const record = await indexed();
     expect((await read(record.id, tokens.school1)).status).toBe(403);
-    expect((await t.request('GET', CANDIDATE_PATHS.adminCandidate(record.id))).status).toBe(401);
+    expect((await t.request('GET', fillPath(CANDIDATE_ENDPOINTS.read.path, { id: record.id }))).status).toBe(
+      401,
+    );
   });
 });
 
@@ -276,7 +279,7 @@ describe('editing a candidate (POST /api/admin/candidates/:id, _method=PUT)', ()
 
   it('404 for a candidate that is not there; 403 for school admins', async () => {
     const record = await indexed();
-    const missing = await t.request('POST', CANDIDATE_PATHS.adminCandidate(999_999), {
+    const missing = await t.request('POST', fillPath(CANDIDATE_ENDPOINTS.update.path, { id: 999_999 }), {
       token: tokens.admin,
       form: candidateForm(),
     });
@@ -288,7 +291,7 @@ describe('editing a candidate (POST /api/admin/candidates/:id, _method=PUT)', ()
 
 describe('verification (POST /api/admin/candidates/:id/verification)', () => {
   const verify = (id: number, json: unknown, token = tokens.admin) =>
-    t.request('POST', CANDIDATE_PATHS.verification(id), { token, json });
+    t.request('POST', fillPath(CANDIDATE_ENDPOINTS.verification.path, { id }), { token, json });
 
   it('marks the documents verified, with who and when, and takes the mark back; both audited', async () => {
     const record = await indexed();

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_MESSAGES as M,
   CANDIDATE_OUTCOME_MESSAGES as O,
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   SUBMISSION_KEY_FIELD,
   UPLOAD_FIELDS,
   type CandidateRecord,
 } from '../../contract/candidates';
 import { UPLOAD_LIMIT_BYTES } from '../../contract/constants';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { auditLog, candidates, courseHeaders, files, trainingSchools } from '../../server/db/schema';
 import { boardYear as indexingYear } from '../../server/boardDate';
@@ -47,7 +47,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const post = (form: FormData, token = admin) =>
-  t.request('POST', CANDIDATE_PATHS.adminCandidates, { token, form });
+  t.request('POST', CANDIDATE_ENDPOINTS.create.path, { token, form });
 
 /** A form every rule accepts, for a person no other test indexes. */
 const fresh = (
@@ -150,7 +150,7 @@ describe('indexing a candidate', () => {
   it('refuses school admins (403) and the signed out (401)', async () => {
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
     expect((await post(fresh(), school)).status).toBe(403);
-    const anonymous = await t.request('POST', CANDIDATE_PATHS.adminCandidates, { form: fresh() });
+    const anonymous = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, { form: fresh() });
     expect(anonymous.status).toBe(401);
   });
 });

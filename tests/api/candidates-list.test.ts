@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   type CandidateFormOptions,
   type CandidateRow,
 } from '../../contract/candidates';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { candidates, courseHeaders, trainingSchools } from '../../server/db/schema';
 import { seedCandidates, userIdOf } from './fixtures';
@@ -76,7 +76,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const list = (query = '', token: string = admin) =>
-  t.request('GET', `${CANDIDATE_PATHS.adminCandidates}${query}`, { token });
+  t.request('GET', `${CANDIDATE_ENDPOINTS.list.path}${query}`, { token });
 
 /** The last names of a list's items, in order. */
 const lastNames = async (query: string) => {
@@ -123,7 +123,7 @@ describe('the list', () => {
   it('is for admins only', async () => {
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
     expect((await list('', school)).status).toBe(403);
-    expect((await t.request('GET', CANDIDATE_PATHS.adminCandidates)).status).toBe(401);
+    expect((await t.request('GET', CANDIDATE_ENDPOINTS.list.path)).status).toBe(401);
   });
 });
 
@@ -277,7 +277,7 @@ describe('paging', () => {
 describe('GET /api/admin/candidate-form-options', () => {
   it('answers every school with its status, and every course header with both statuses', async () => {
     await db().update(courseHeaders).set({ indexingStatus: 'closed' }).where(eq(courseHeaders.code, 'B4'));
-    const response = await t.request('GET', CANDIDATE_PATHS.formOptions, { token: admin });
+    const response = await t.request('GET', CANDIDATE_ENDPOINTS.formOptions.path, { token: admin });
     expect(response.status).toBe(200);
     const options = response.body.data as CandidateFormOptions;
     expect(options.schools).toHaveLength(6);
@@ -310,6 +310,8 @@ describe('GET /api/admin/candidate-form-options', () => {
 
   it('is for admins only', async () => {
     const school = (await issueToken(db(), await userIdOf(t, 'school1@example.org'), 60)).token;
-    expect((await t.request('GET', CANDIDATE_PATHS.formOptions, { token: school })).status).toBe(403);
+    expect((await t.request('GET', CANDIDATE_ENDPOINTS.formOptions.path, { token: school })).status).toBe(
+      403,
+    );
   });
 });

@@ -2,12 +2,14 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CANDIDATE_OUTCOME_MESSAGES as O,
-  CANDIDATE_PATHS,
   CANDIDATE_RULE_MESSAGES as R,
   CANDIDATES_REGISTERED_KIND,
   type CandidateRow,
 } from '../../contract/candidates';
 import type { Role } from '../../contract/roles';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import {
   auditLog,
@@ -78,11 +80,11 @@ beforeEach(async () => {
 });
 
 const listPath = {
-  admin: CANDIDATE_PATHS.registered.admin,
-  school_admin: CANDIDATE_PATHS.registered.school_admin,
+  admin: REGISTRATION_ENDPOINTS.registered.admin.path,
+  school_admin: REGISTRATION_ENDPOINTS.registered.school_admin.path,
 };
 const regStatus = (role: Role, id: number, json: unknown, token: string) =>
-  t.request('POST', CANDIDATE_PATHS.regStatus[role](id), { token, json });
+  t.request('POST', fillPath(CANDIDATE_ENDPOINTS.regStatus[role].path, { id }), { token, json });
 const register = (id: number, token = tokens.school1) =>
   regStatus('school_admin', id, { reg_status: 'registered' }, token);
 
@@ -276,9 +278,13 @@ describe('changing reg_status', () => {
     expect((await regStatus('school_admin', ib[0], { reg_status: 'registered' }, tokens.admin)).status).toBe(
       403,
     );
-    const anonymous = await t.request('POST', CANDIDATE_PATHS.regStatus.school_admin(ib[0]), {
-      json: { reg_status: 'registered' },
-    });
+    const anonymous = await t.request(
+      'POST',
+      fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: ib[0] }),
+      {
+        json: { reg_status: 'registered' },
+      },
+    );
     expect(anonymous.status).toBe(401);
   });
 });

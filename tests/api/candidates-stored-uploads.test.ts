@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_MESSAGES as M, CANDIDATE_PATHS, type CandidateRecord } from '../../contract/candidates';
+import { CANDIDATE_MESSAGES as M, type CandidateRecord } from '../../contract/candidates';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import {
   candidateForm,
@@ -31,7 +33,7 @@ async function indexed(
   fields: Record<string, string | undefined> = {},
   uploads: Record<string, FilePart | undefined> = { photo: { bytes: PNG } },
 ): Promise<CandidateRecord> {
-  const response = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+  const response = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, {
     token: admin,
     form: candidateForm({ first_name: uniqueFirstName('Stored'), ...fields }, uploads),
   });
@@ -56,11 +58,14 @@ function browserEdit(
   for (const field of ['photo', 'fn_image_upload', 'nd_certificate_upload', 'birth_certificate_upload']) {
     form.append(field, new File([], '', { type: 'application/octet-stream' }));
   }
-  return t.request('POST', CANDIDATE_PATHS.adminCandidate(record.id), { token: admin, form });
+  return t.request('POST', fillPath(CANDIDATE_ENDPOINTS.update.path, { id: record.id }), {
+    token: admin,
+    form,
+  });
 }
 
 const read = async (id: number): Promise<CandidateRecord> =>
-  (await t.request('GET', CANDIDATE_PATHS.adminCandidate(id), { token: admin })).body.data;
+  (await t.request('GET', fillPath(CANDIDATE_ENDPOINTS.read.path, { id }), { token: admin })).body.data;
 
 const A4 = {
   course_header: 'A4',

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
+import { CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import {
   COURSE_MESSAGES as M,
   COURSE_PATHS,
@@ -9,6 +9,8 @@ import {
   type CourseStatusField,
 } from '../../contract/courses';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { auditLog, candidates, courseHeaders } from '../../server/db/schema';
 import {
   candidateForm,
@@ -281,20 +283,20 @@ describe('they take effect', () => {
     const id = await idOf('B3');
     await setStatus(id, 'indexing_status', 'closed');
     try {
-      const refused = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+      const refused = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, {
         token: admin,
         form: candidateForm({ first_name: uniqueFirstName('Closed'), course_header: 'B3' }),
       });
       expect(refused.status).toBe(422);
       expect(refused.body.message).toEqual({ course_header: [R.indexingClosed] });
-      const options = await t.request('GET', CANDIDATE_PATHS.formOptions, { token: admin });
+      const options = await t.request('GET', CANDIDATE_ENDPOINTS.formOptions.path, { token: admin });
       expect(options.body.data.course_headers).toContainEqual(
         expect.objectContaining({ code: 'B3', indexing_status: 'closed' }),
       );
     } finally {
       await setStatus(id, 'indexing_status', 'open');
     }
-    const accepted = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+    const accepted = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, {
       token: admin,
       form: candidateForm({ first_name: uniqueFirstName('Open'), course_header: 'B3' }),
     });
@@ -308,7 +310,7 @@ describe('they take effect', () => {
       { first_name: 'Register', last_name: 'Me', school: 'SHT-IB', course_header: 'B4', verified: true },
     ]);
     const register = () =>
-      t.request('POST', CANDIDATE_PATHS.regStatus.school_admin(candidate), {
+      t.request('POST', fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: candidate }), {
         token: school,
         json: { reg_status: 'registered' },
       });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CANDIDATE_PATHS,
   needsPriorCertificate,
   requiredUploadOf,
   type CandidateRecord,
@@ -12,11 +11,11 @@ import {
 } from '../../contract/candidates';
 import { fillPath } from '../../contract/endpoint';
 import { NOTIFICATION_PATHS, type BoardNotification, type SchoolNotice } from '../../contract/notifications';
-import { DIET_PATHS, type DietExtension, type DietRow, type RegistrationWindow } from '../../contract/diets';
-import { OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
+import type { DietExtension, DietRow, RegistrationWindow } from '../../contract/diets';
+import type { OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
 import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
-import { RESIT_PATHS, type ResitRow } from '../../contract/resits';
+import type { ResitRow } from '../../contract/resits';
 import type { ReconciliationRow, ResultRow, SheetRow } from '../../contract/scores';
 import {
   type FeeRow,
@@ -26,6 +25,11 @@ import {
   type UnpaidCandidate,
 } from '../../contract/payments';
 import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { DIET_ENDPOINTS } from '../../contract/diets.endpoints';
+import { OFFENDER_ENDPOINTS } from '../../contract/offenders.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
+import { RESIT_ENDPOINTS } from '../../contract/resits.endpoints';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { DEMO_COURSE_HEADERS } from '../../server/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/demo/accounts';
@@ -70,27 +74,27 @@ const totalOf = async (route: string, token = tokens.admin) => (await get<Page<u
 
 describe('what the board admin sees', () => {
   it('at least 300 candidates, counted exactly, over every demo school and course header', async () => {
-    const page = await get<Page<CandidateRow>>(CANDIDATE_PATHS.adminCandidates, tokens.admin);
+    const page = await get<Page<CandidateRow>>(CANDIDATE_ENDPOINTS.list.path, tokens.admin);
     expect(page.total).toBeGreaterThanOrEqual(300);
     expect(page.total_exact).toBe(true);
 
     const bySchool = await Promise.all(
-      DEMO_SCHOOLS.map((s) => totalOf(`${CANDIDATE_PATHS.adminCandidates}?school=${s.code}`)),
+      DEMO_SCHOOLS.map((s) => totalOf(`${CANDIDATE_ENDPOINTS.list.path}?school=${s.code}`)),
     );
     for (const total of bySchool) expect(total).toBeGreaterThan(0);
     expect(bySchool.reduce((a, b) => a + b, 0)).toBe(page.total);
     const byHeader = await Promise.all(
-      DEMO_COURSE_HEADERS.map((h) => totalOf(`${CANDIDATE_PATHS.adminCandidates}?course_header=${h.code}`)),
+      DEMO_COURSE_HEADERS.map((h) => totalOf(`${CANDIDATE_ENDPOINTS.list.path}?course_header=${h.code}`)),
     );
     for (const total of byHeader) expect(total).toBeGreaterThan(0);
     expect(byHeader.reduce((a, b) => a + b, 0)).toBe(page.total);
   });
 
   it('varied statuses: some indexed only, some verified, some registered', async () => {
-    const total = await totalOf(CANDIDATE_PATHS.adminCandidates);
-    const verified = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?verified=true`);
-    const unverified = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?verified=false`);
-    const registered = await totalOf(`${CANDIDATE_PATHS.registered.admin}?reg_status=registered`);
+    const total = await totalOf(CANDIDATE_ENDPOINTS.list.path);
+    const verified = await totalOf(`${CANDIDATE_ENDPOINTS.list.path}?verified=true`);
+    const unverified = await totalOf(`${CANDIDATE_ENDPOINTS.list.path}?verified=false`);
+    const registered = await totalOf(`${REGISTRATION_ENDPOINTS.registered.admin.path}?reg_status=registered`);
     expect(verified + unverified).toBe(total);
     for (const count of [verified, unverified, registered]) {
       expect(count).toBeGreaterThan(total / 10);
@@ -98,16 +102,13 @@ describe('what the board admin sees', () => {
     }
     // Indexed only: neither verified nor registered.
     const indexedOnly = await totalOf(
-      `${CANDIDATE_PATHS.adminCandidates}?verified=false&reg_status=unregistered`,
+      `${CANDIDATE_ENDPOINTS.list.path}?verified=false&reg_status=unregistered`,
     );
     expect(indexedOnly).toBeGreaterThan(0);
   });
 
   it('each candidate has a photo and the certificates their course header needs, served by /files', async () => {
-    const page = await get<Page<CandidateRow>>(
-      `${CANDIDATE_PATHS.adminCandidates}?per_page=100`,
-      tokens.admin,
-    );
+    const page = await get<Page<CandidateRow>>(`${CANDIDATE_ENDPOINTS.list.path}?per_page=100`, tokens.admin);
     const sample = [
       page.items[0],
       ...page.items.filter((row) => ['A1', 'A4', 'B5'].includes(row.course_header.code)),
@@ -116,7 +117,10 @@ describe('what the board admin sees', () => {
     for (const row of sample) {
       if (seen.has(row.course_header.code)) continue;
       seen.add(row.course_header.code);
-      const record = await get<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(row.id), tokens.admin);
+      const record = await get<CandidateRecord>(
+        fillPath(CANDIDATE_ENDPOINTS.read.path, { id: row.id }),
+        tokens.admin,
+      );
       const photo = record.uploads.photo!;
       expect(photo.content_type).toBe('image/png');
       const served = await fetchRaw(t, photo.url, { authorization: `Bearer ${tokens.admin}` });
@@ -156,13 +160,19 @@ describe('what the board admin sees', () => {
   });
 
   it('offenders (some sanctions in force, some run out), resits and notifications read and unread', async () => {
-    const offenders = await get<Page<OffenderRow>>(`${OFFENDER_PATHS.list}?per_page=100`, tokens.admin);
+    const offenders = await get<Page<OffenderRow>>(
+      `${OFFENDER_ENDPOINTS.list.path}?per_page=100`,
+      tokens.admin,
+    );
     expect(offenders.total).toBeGreaterThanOrEqual(5);
     expect(offenders.items.some((row) => row.active)).toBe(true);
     expect(offenders.items.some((row) => !row.active)).toBe(true);
     expect(offenders.items.some((row) => row.active && row.sanction_until === null)).toBe(true);
 
-    const resitList = await get<Page<ResitRow>>(`${RESIT_PATHS.admin.list}?per_page=100`, tokens.admin);
+    const resitList = await get<Page<ResitRow>>(
+      `${RESIT_ENDPOINTS.list.admin.path}?per_page=100`,
+      tokens.admin,
+    );
     expect(resitList.total).toBeGreaterThanOrEqual(10);
     expect(new Set(resitList.items.map((row) => row.candidate.school.code)).size).toBeGreaterThan(2);
 
@@ -192,7 +202,7 @@ describe('what the board admin sees', () => {
   });
 
   it('a past diet (closed) and a current one closing in a few days, with an extension for one school', async () => {
-    const diets = await get<Page<DietRow>>(DIET_PATHS.list, tokens.admin);
+    const diets = await get<Page<DietRow>>(DIET_ENDPOINTS.list.path, tokens.admin);
     expect(diets.total).toBe(2);
     const [current, past] = diets.items;
     expect(current).toMatchObject({ current: true, closed_at: null, extensions: 1 });
@@ -203,16 +213,25 @@ describe('what the board admin sees', () => {
     expect(past.current).toBe(false);
     expect(past.closed_at).not.toBeNull();
     expect(past.registered).toBeGreaterThan(0);
-    const [extension] = await get<DietExtension[]>(DIET_PATHS.extensions(current.id), tokens.admin);
+    const [extension] = await get<DietExtension[]>(
+      fillPath(DIET_ENDPOINTS.extensions.path, { id: current.id }),
+      tokens.admin,
+    );
     expect(extension.school.code).toBe('CHT-CA');
     expect(Date.parse(extension.until)).toBeGreaterThan(Date.parse(current.registration_closes_at));
     // The school with the extension is told on its window; another school is not.
-    const calabar = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school2);
+    const calabar = await get<RegistrationWindow>(
+      REGISTRATION_ENDPOINTS.window.school_admin.path,
+      tokens.school2,
+    );
     expect(calabar).toMatchObject({ open: true, extension: { until: extension.until } });
     // And told on its dashboard, as granting one from the Exam diets page tells it.
     const notices = await get<SchoolNotice[]>(NOTIFICATION_PATHS.schoolNotices, tokens.school2);
     expect(notices.map((notice) => notice.title)).toContain(`Registration for ${current.name} extended`);
-    const ibadan = await get<RegistrationWindow>(DIET_PATHS.window('school_admin'), tokens.school1);
+    const ibadan = await get<RegistrationWindow>(
+      REGISTRATION_ENDPOINTS.window.school_admin.path,
+      tokens.school1,
+    );
     expect(ibadan).toMatchObject({
       open: true,
       extension: null,
@@ -276,7 +295,7 @@ describe('what the board admin sees', () => {
 
 describe('scores in the demo', () => {
   it("the last diet marked twice, some scripts settled by a third marker, results published; the current diet's sheets open", async () => {
-    const diets = await get<Page<DietRow>>(DIET_PATHS.list, tokens.admin);
+    const diets = await get<Page<DietRow>>(DIET_ENDPOINTS.list.path, tokens.admin);
     const past = diets.items.find((d) => d.closed_at)!;
     const current = diets.items.find((d) => d.current)!;
     const pastSheets = await get<{ sheets: SheetRow[] }>(
@@ -314,28 +333,31 @@ describe('scores in the demo', () => {
 
 describe('what a school admin sees', () => {
   it("a busy list of their own school's candidates only, and their own resit entries", async () => {
-    const own = await totalOf(`${CANDIDATE_PATHS.adminCandidates}?school=SHT-IB`);
+    const own = await totalOf(`${CANDIDATE_ENDPOINTS.list.path}?school=SHT-IB`);
     expect(own).toBeGreaterThanOrEqual(30);
     const page = await get<Page<CandidateRow>>(
-      `${CANDIDATE_PATHS.registered.school_admin}?per_page=100`,
+      `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?per_page=100`,
       tokens.school1,
     );
     expect(page.total).toBe(own);
     expect(page.items.every((row) => row.school.code === 'SHT-IB')).toBe(true);
 
-    const resitList = await get<Page<ResitRow>>(RESIT_PATHS.school_admin.list, tokens.school1);
+    const resitList = await get<Page<ResitRow>>(RESIT_ENDPOINTS.list.school_admin.path, tokens.school1);
     expect(resitList.total).toBeGreaterThan(0);
     expect(resitList.items.every((row) => row.candidate.school.code === 'SHT-IB')).toBe(true);
   });
 
   it("sees their own candidates' photos, and another school's as if they did not exist", async () => {
-    const ownRow = (await get<Page<CandidateRow>>(CANDIDATE_PATHS.registered.school_admin, tokens.school1))
-      .items[0];
-    const otherRow = (await get<Page<CandidateRow>>(CANDIDATE_PATHS.registered.school_admin, tokens.school2))
-      .items[0];
+    const ownRow = (
+      await get<Page<CandidateRow>>(REGISTRATION_ENDPOINTS.registered.school_admin.path, tokens.school1)
+    ).items[0];
+    const otherRow = (
+      await get<Page<CandidateRow>>(REGISTRATION_ENDPOINTS.registered.school_admin.path, tokens.school2)
+    ).items[0];
     expect(otherRow.school.code).toBe('CHT-CA');
     const photoOf = async (id: number) =>
-      (await get<CandidateRecord>(CANDIDATE_PATHS.adminCandidate(id), tokens.admin)).uploads.photo!.url;
+      (await get<CandidateRecord>(fillPath(CANDIDATE_ENDPOINTS.read.path, { id }), tokens.admin)).uploads
+        .photo!.url;
     const bearer = { authorization: `Bearer ${tokens.school1}` };
     expect((await fetchRaw(t, await photoOf(ownRow.id), bearer)).status).toBe(200);
     expect((await fetchRaw(t, await photoOf(otherRow.id), bearer)).status).toBe(404);
@@ -354,7 +376,7 @@ describe('index numbers', () => {
     const sequences = demo.map(({ index }) => Number(index.split('/')[3]));
     expect(new Set(sequences).size).toBe(demo.length);
 
-    const response = await t.request('POST', CANDIDATE_PATHS.adminCandidates, {
+    const response = await t.request('POST', CANDIDATE_ENDPOINTS.create.path, {
       token: tokens.admin,
       form: candidateForm({ first_name: uniqueFirstName('Demo') }),
     });

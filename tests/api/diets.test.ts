@@ -1,14 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS } from '../../contract/candidates';
 import {
   DIET_MESSAGES as M,
-  DIET_PATHS,
   windowClosedMessage,
   windowNotYetOpenMessage,
   type DietRow,
   type RegistrationWindow,
 } from '../../contract/diets';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { DIET_ENDPOINTS } from '../../contract/diets.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import { diets, dietExtensions, registrations, schoolNotices, trainingSchools } from '../../server/db/schema';
 import { lastAudit, regStatusOf, seedCandidates, userIdOf, writeRegStatus } from './fixtures';
@@ -78,20 +80,20 @@ const OPENS = new Date('2027-03-01T07:00:00.000Z');
 const second = 1000;
 
 async function createCurrentDiet(overrides: Record<string, unknown> = {}) {
-  const created = await post(DIET_PATHS.list, dietForm(overrides));
+  const created = await post(DIET_ENDPOINTS.create.path, dietForm(overrides));
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const row = created.body.data as DietRow;
-  expect((await post(DIET_PATHS.current(row.id))).status).toBe(200);
+  expect((await post(fillPath(DIET_ENDPOINTS.current.path, { id: row.id }))).status).toBe(200);
   return row;
 }
 
 const register = (id: number, token = tokens.school1, role: 'admin' | 'school_admin' = 'school_admin') =>
-  post(CANDIDATE_PATHS.regStatus[role](id), { reg_status: 'registered' }, token);
+  post(fillPath(CANDIDATE_ENDPOINTS.regStatus[role].path, { id }), { reg_status: 'registered' }, token);
 
 describe('the board keeps the diets', () => {
   it('creates a diet from Lagos times, audited; refuses a taken code and says what is wrong', async () => {
     const form = dietForm({ code: ' may-2099 ' });
-    const created = await post(DIET_PATHS.list, form);
+    const created = await post(DIET_ENDPOINTS.create.path, form);
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
       message: M.created,
@@ -108,10 +110,10 @@ describe('the board keeps the diets', () => {
       entity: 'diet',
       after: { code: 'MAY-2099' },
     });
-    expect((await post(DIET_PATHS.list, { ...form, code: 'MAY-2099' })).body.message).toEqual({
+    expect((await post(DIET_ENDPOINTS.create.path, { ...form, code: 'MAY-2099' })).body.message).toEqual({
       code: [M.codeTaken],
     });
-    const wrong = await post(DIET_PATHS.list, {
+    const wrong = await post(DIET_ENDPOINTS.create.path, {
       code: 'a',
       name: '',
       first_paper_on: '2027-02-30',
@@ -126,22 +128,33 @@ describe('the board keeps the diets', () => {
       first_paper_on: [M.dateInvalid],
       registration_closes_at: [M.closesBeforeOpens],
     });
-    const afterPapers = await post(DIET_PATHS.list, dietForm({ registration_closes_at: '2027-05-05T17:00' }));
+    const afterPapers = await post(
+      DIET_ENDPOINTS.create.path,
+      dietForm({ registration_closes_at: '2027-05-05T17:00' }),
+    );
     expect(afterPapers.body.message).toEqual({ registration_closes_at: [M.closesAfterPapers] });
     for (const hostile of [
       { code: 42 },
       { name: 'a\u0000b' },
       { registration_opens_at: '2027-13-01T08:00' },
     ]) {
-      expect((await post(DIET_PATHS.list, dietForm(hostile))).status, JSON.stringify(hostile)).toBe(422);
+      expect(
+        (await post(DIET_ENDPOINTS.create.path, dietForm(hostile))).status,
+        JSON.stringify(hostile),
+      ).toBe(422);
     }
   });
 
   it('one diet is current at a time, even when twenty are made current at once', async () => {
     const made = await Promise.all(
-      Array.from({ length: 20 }, async () => (await post(DIET_PATHS.list, dietForm())).body.data as DietRow),
+      Array.from(
+        { length: 20 },
+        async () => (await post(DIET_ENDPOINTS.create.path, dietForm())).body.data as DietRow,
+      ),
     );
-    const answers = await Promise.all(made.map((row) => post(DIET_PATHS.current(row.id))));
+    const answers = await Promise.all(
+      made.map((row) => post(fillPath(DIET_ENDPOINTS.current.path, { id: row.id }))),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     const current = await db().select().from(diets).where(eq(diets.current, true));
     expect(current).toHaveLength(1);
@@ -149,13 +162,13 @@ describe('the board keeps the diets', () => {
 
   it('a closed diet stops being current and cannot be edited, made current or closed again', async () => {
     const row = await createCurrentDiet();
-    const closed = await post(DIET_PATHS.close(row.id));
+    const closed = await post(fillPath(DIET_ENDPOINTS.close.path, { id: row.id }));
     expect(closed.body).toMatchObject({ message: M.closedNow, data: { current: false } });
     expect(closed.body.data.closed_at).not.toBeNull();
     for (const again of [
-      post(DIET_PATHS.one(row.id), dietForm({ code: row.code })),
-      post(DIET_PATHS.current(row.id)),
-      post(DIET_PATHS.close(row.id)),
+      post(fillPath(DIET_ENDPOINTS.update.path, { id: row.id }), dietForm({ code: row.code })),
+      post(fillPath(DIET_ENDPOINTS.current.path, { id: row.id })),
+      post(fillPath(DIET_ENDPOINTS.close.path, { id: row.id })),
     ]) {
       expect(await again).toMatchObject({ status: 409, body: { message: M.closed } });
     }
@@ -164,20 +177,22 @@ describe('the board keeps the diets', () => {
       status: 409,
       body: { message: M.noCurrentDiet },
     });
-    expect((await get(DIET_PATHS.window('school_admin'), tokens.school1)).body.data).toMatchObject({
+    expect(
+      (await get(REGISTRATION_ENDPOINTS.window.school_admin.path, tokens.school1)).body.data,
+    ).toMatchObject({
       diet: null,
       open: false,
     });
-    expect((await post(DIET_PATHS.one(999_999), dietForm())).status).toBe(404);
+    expect((await post(fillPath(DIET_ENDPOINTS.update.path, { id: 999_999 }), dietForm())).status).toBe(404);
   });
 
   it('the diets as choices, newest first, for both roles; a school admin may not change them', async () => {
-    const admin = (await get(DIET_PATHS.choices('admin'))).body.data;
-    const school = (await get(DIET_PATHS.choices('school_admin'), tokens.school1)).body.data;
+    const admin = (await get(DIET_ENDPOINTS.choices.admin.path)).body.data;
+    const school = (await get(DIET_ENDPOINTS.choices.school_admin.path, tokens.school1)).body.data;
     expect(school).toEqual(admin);
     expect(admin.length).toBeGreaterThan(2);
-    expect((await post(DIET_PATHS.list, dietForm(), tokens.school1)).status).toBe(403);
-    expect((await get(DIET_PATHS.list, tokens.school1)).status).toBe(403);
+    expect((await post(DIET_ENDPOINTS.create.path, dietForm(), tokens.school1)).status).toBe(403);
+    expect((await get(DIET_ENDPOINTS.list.path, tokens.school1)).status).toBe(403);
   });
 });
 
@@ -214,7 +229,7 @@ describe('the window, decided by the server to the second', () => {
   it("an extension keeps one school's window open to its second, and only that school's", async () => {
     const until = '2027-04-03T12:00';
     const untilInstant = new Date('2027-04-03T11:00:00.000Z');
-    const granted = await post(DIET_PATHS.extensions(diet.id), {
+    const granted = await post(fillPath(DIET_ENDPOINTS.grantExtension.path, { id: diet.id }), {
       training_school: 'sht-ib',
       until,
       reason: 'Flooded records office',
@@ -252,7 +267,7 @@ describe('the window, decided by the server to the second', () => {
 
     // Each school's window, as its countdown asks for it.
     now = CLOSES;
-    const own = (await get(DIET_PATHS.window('school_admin'), tokens.school1)).body
+    const own = (await get(REGISTRATION_ENDPOINTS.window.school_admin.path, tokens.school1)).body
       .data as RegistrationWindow;
     expect(own).toMatchObject({
       diet: { code: diet.code },
@@ -262,21 +277,25 @@ describe('the window, decided by the server to the second', () => {
       next_change_at: untilInstant.toISOString(),
       server_now: CLOSES.toISOString(),
     });
-    const other = (await get(DIET_PATHS.window('school_admin'), tokens.school2)).body
+    const other = (await get(REGISTRATION_ENDPOINTS.window.school_admin.path, tokens.school2)).body
       .data as RegistrationWindow;
     expect(other).toMatchObject({ open: false, extension: null, next_change_at: null });
 
     // Withdrawn: the school is back on the diet's window.
-    const withdrawn = await post(DIET_PATHS.withdrawExtension(diet.id, 'SHT-IB'));
+    const withdrawn = await post(
+      fillPath(DIET_ENDPOINTS.withdrawExtension.path, { id: diet.id, school: 'SHT-IB' }),
+    );
     expect(withdrawn.body).toMatchObject({ message: M.extensionWithdrawn, data: [] });
     await writeRegStatus(t, ib[2], 'unregistered');
     now = CLOSES;
     expect((await register(ib[2])).status).toBe(403);
-    expect((await post(DIET_PATHS.withdrawExtension(diet.id, 'SHT-IB'))).status).toBe(404);
+    expect(
+      (await post(fillPath(DIET_ENDPOINTS.withdrawExtension.path, { id: diet.id, school: 'SHT-IB' }))).status,
+    ).toBe(404);
   });
 
   it('an extension must run past the close, for a real school, with a reason', async () => {
-    const refused = await post(DIET_PATHS.extensions(diet.id), {
+    const refused = await post(fillPath(DIET_ENDPOINTS.grantExtension.path, { id: diet.id }), {
       training_school: 'NOPE',
       until: '2027-03-31T17:00',
       reason: '',
@@ -285,7 +304,7 @@ describe('the window, decided by the server to the second', () => {
     expect(refused.body.message).toEqual({ reason: [M.reasonRequired] });
     expect(
       (
-        await post(DIET_PATHS.extensions(diet.id), {
+        await post(fillPath(DIET_ENDPOINTS.grantExtension.path, { id: diet.id }), {
           training_school: 'NOPE',
           until: '2027-04-02T10:00',
           reason: 'x',
@@ -294,7 +313,7 @@ describe('the window, decided by the server to the second', () => {
     ).toEqual({ training_school: [M.schoolUnknown] });
     expect(
       (
-        await post(DIET_PATHS.extensions(diet.id), {
+        await post(fillPath(DIET_ENDPOINTS.grantExtension.path, { id: diet.id }), {
           training_school: 'SHT-IB',
           until: '2027-03-31T17:00',
           reason: 'x',
@@ -329,7 +348,7 @@ describe('the window, decided by the server to the second', () => {
       (
         (
           await get(
-            `${CANDIDATE_PATHS.registered.school_admin}?reg_status=registered${query}`,
+            `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?reg_status=registered${query}`,
             tokens.school1,
           )
         ).body.data.items as { id: number }[]
@@ -337,14 +356,14 @@ describe('the window, decided by the server to the second', () => {
     expect(await list('')).toEqual([ib[1]]);
     expect(await list(`&diet=${past.code}`)).toEqual([ib[0]]);
     expect(await list(`&diet=NO-SUCH-DIET`)).toEqual([]);
-    expect((await get(`${CANDIDATE_PATHS.registered.school_admin}?diet=lower`, tokens.school1)).status).toBe(
-      422,
-    );
+    expect(
+      (await get(`${REGISTRATION_ENDPOINTS.registered.school_admin.path}?diet=lower`, tokens.school1)).status,
+    ).toBe(422);
     // Unregistering keeps the row: the diet's history stays.
     expect(
       (
         await post(
-          CANDIDATE_PATHS.regStatus.school_admin(ib[1]),
+          fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: ib[1] }),
           { reg_status: 'unregistered' },
           tokens.school1,
         )

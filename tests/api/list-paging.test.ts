@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS, type CandidateRow } from '../../contract/candidates';
+import type { CandidateRow } from '../../contract/candidates';
 import { EXACT_TOTAL_LIMIT, type Page } from '../../contract/pagination';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { candidateListStatements } from '../../server/candidates/list';
 import { seedCandidates, userIdOf } from './fixtures';
@@ -44,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const page = async (query: string): Promise<Page<CandidateRow>> => {
-  const response = await t.request('GET', `${CANDIDATE_PATHS.adminCandidates}${query}`, { token: admin });
+  const response = await t.request('GET', `${CANDIDATE_ENDPOINTS.list.path}${query}`, { token: admin });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data;
 };
@@ -127,7 +128,7 @@ describe('keyset paging', () => {
       expect(idsOf(await page(`?per_page=10&page=2&before=${cursor}`)), cursor).toEqual(idsOf(second));
     }
     // A NUL is no cursor a link carries: refused like a NUL anywhere (contract/input.ts).
-    const nul = await t.request('GET', `${CANDIDATE_PATHS.adminCandidates}?after=%00`, { token: admin });
+    const nul = await t.request('GET', `${CANDIDATE_ENDPOINTS.list.path}?after=%00`, { token: admin });
     expect(nul).toMatchObject({ status: 422, body: { message: { after: [INPUT_MESSAGES.unreadable] } } });
   });
 

@@ -2,9 +2,10 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS, type CandidateRow } from '../../contract/candidates';
+import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, LIST_MESSAGES, LISTS, REGISTERED_LISTS, SCHOOLS_LIST } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { ACCESS_MATRIX } from '../../server/access';
 import { issueToken } from '../../server/auth/tokens';
 import { fetchRaw, seedCandidates, userIdOf } from './fixtures';
@@ -106,16 +107,16 @@ describe('the definitions', () => {
 
 describe('search, filters and sort', () => {
   it('a search and a filter together, in the default order (newest first) with keyset cursors', async () => {
-    const data = await page(`${CANDIDATE_PATHS.adminCandidates}?year=2019&search=oko&school=SHT-IB`);
+    const data = await page(`${CANDIDATE_ENDPOINTS.list.path}?year=2019&search=oko&school=SHT-IB`);
     expect(data.items.map((row) => row.last_name)).toEqual(['Okoro']);
-    const all = await page(`${CANDIDATE_PATHS.adminCandidates}?year=2019&per_page=2`);
+    const all = await page(`${CANDIDATE_ENDPOINTS.list.path}?year=2019&per_page=2`);
     expect(all.next_cursor).toBe(all.items[1].id);
   });
 
   it('sorts by a column in its own direction or the one asked, and pages such an order by number', async () => {
-    const byName = await page(`${CANDIDATE_PATHS.adminCandidates}?year=2019&sort=name`);
+    const byName = await page(`${CANDIDATE_ENDPOINTS.list.path}?year=2019&sort=name`);
     expect(byName.items.map((row) => row.last_name)).toEqual(['Ahmed', 'Obi', 'Okafor', 'Okonkwo', 'Okoro']);
-    const reversed = await page(`${CANDIDATE_PATHS.adminCandidates}?year=2019&sort=name&direction=desc`);
+    const reversed = await page(`${CANDIDATE_ENDPOINTS.list.path}?year=2019&sort=name&direction=desc`);
     expect(reversed.items.map((row) => row.last_name)).toEqual([
       'Okoro',
       'Okonkwo',
@@ -123,18 +124,18 @@ describe('search, filters and sort', () => {
       'Obi',
       'Ahmed',
     ]);
-    const two = await page(`${CANDIDATE_PATHS.adminCandidates}?year=2019&sort=name&per_page=2&page=2`);
+    const two = await page(`${CANDIDATE_ENDPOINTS.list.path}?year=2019&sort=name&per_page=2&page=2`);
     expect(two.items.map((row) => row.last_name)).toEqual(['Okafor', 'Okonkwo']);
     expect(two).toMatchObject({ next_cursor: null, prev_cursor: null, total: 5, total_exact: true });
     // A cursor sent with another order is not taken: the page is the page by number.
     const withCursor = await page(
-      `${CANDIDATE_PATHS.adminCandidates}?year=2019&sort=name&per_page=2&page=2&after=${byName.items[4].id}`,
+      `${CANDIDATE_ENDPOINTS.list.path}?year=2019&sort=name&per_page=2&page=2&after=${byName.items[4].id}`,
     );
     expect(withCursor.items).toEqual(two.items);
   });
 
   it('refuses an unknown sort, direction or format with 422, naming each', async () => {
-    const response = await get(`${CANDIDATE_PATHS.adminCandidates}?sort=password&direction=up&format=xls`);
+    const response = await get(`${CANDIDATE_ENDPOINTS.list.path}?sort=password&direction=up&format=xls`);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       success: false,
@@ -147,19 +148,19 @@ describe('search, filters and sort', () => {
   });
 
   it('refuses a search holding a NUL with 422, never a 500', async () => {
-    const response = await get(`${CANDIDATE_PATHS.adminCandidates}?search=a%00b`);
+    const response = await get(`${CANDIDATE_ENDPOINTS.list.path}?search=a%00b`);
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ success: false, message: { search: [INPUT_MESSAGES.unreadable] } });
   });
 
   it('answers a search that is not UTF-8 (a lone surrogate) with no rows, never a 500', async () => {
-    expect((await page(`${CANDIDATE_PATHS.adminCandidates}?search=%ED%A0%80`)).items).toEqual([]);
+    expect((await page(`${CANDIDATE_ENDPOINTS.list.path}?search=%ED%A0%80`)).items).toEqual([]);
   });
 });
 
 describe('the CSV export', () => {
   it('holds exactly the filtered rows, in the order of the pages', async () => {
-    const query = `${CANDIDATE_PATHS.adminCandidates}?year=2019&course_header=A1`;
+    const query = `${CANDIDATE_ENDPOINTS.list.path}?year=2019&course_header=A1`;
     const paged = await allPages(query);
     const { header, rows, response } = await csv(query);
     expect(header).toEqual(CANDIDATES_LIST.columns.map((column) => column.header));
@@ -175,7 +176,7 @@ describe('the CSV export', () => {
   });
 
   it('follows the sort asked for', async () => {
-    const query = `${CANDIDATE_PATHS.adminCandidates}?year=2019&sort=name&direction=desc`;
+    const query = `${CANDIDATE_ENDPOINTS.list.path}?year=2019&sort=name&direction=desc`;
     const { rows } = await csv(query);
     expect(rows.map((row) => row[1])).toEqual(['Okoro', 'Okonkwo', 'Okafor', 'Obi', 'Ahmed']);
   });
@@ -191,12 +192,12 @@ describe('the CSV export', () => {
       (await allPages(query, school1)).map((row) => row.candidate_index),
     );
     // The board's export of the same list path is the board's own route; a school admin is refused it.
-    expect((await get(`${CANDIDATE_PATHS.adminCandidates}?format=csv`, school1)).status).toBe(403);
-    expect((await t.request('GET', `${CANDIDATE_PATHS.adminCandidates}?format=csv`)).status).toBe(401);
+    expect((await get(`${CANDIDATE_ENDPOINTS.list.path}?format=csv`, school1)).status).toBe(403);
+    expect((await t.request('GET', `${CANDIDATE_ENDPOINTS.list.path}?format=csv`)).status).toBe(401);
   });
 
   it('neutralises cells a spreadsheet would run as formulas, and quotes what needs quoting', async () => {
-    const { rows, text } = await csv(`${CANDIDATE_PATHS.adminCandidates}?year=2017&sort=name`);
+    const { rows, text } = await csv(`${CANDIDATE_ENDPOINTS.list.path}?year=2017&sort=name`);
     const names = rows.map((row) => [row[1], row[2]]);
     expect(names).toEqual([
       ["'-Minus", "'+1"],
@@ -210,7 +211,7 @@ describe('the CSV export', () => {
   });
 
   it('streams every matching row, not a page: 2,500 arrive complete, once each, in order', async () => {
-    const query = `${CANDIDATE_PATHS.adminCandidates}?year=2018`;
+    const query = `${CANDIDATE_ENDPOINTS.list.path}?year=2018`;
     const { rows, response } = await csv(query);
     expect(response.headers.get('content-length')).toBeNull();
     expect(rows).toHaveLength(MANY);
@@ -224,7 +225,7 @@ describe('the CSV export', () => {
   });
 
   it('streams batch after batch in any order asked for, each row once', async () => {
-    const { rows } = await csv(`${CANDIDATE_PATHS.adminCandidates}?year=2018&sort=name&direction=desc`);
+    const { rows } = await csv(`${CANDIDATE_ENDPOINTS.list.path}?year=2018&sort=name&direction=desc`);
     const surnames = rows.map((row) => row[1]);
     expect(surnames).toHaveLength(MANY);
     expect(new Set(surnames).size).toBe(MANY);
@@ -232,7 +233,7 @@ describe('the CSV export', () => {
   });
 
   it('refuses the same bad query as the list, with the same 422', async () => {
-    const response = await get(`${CANDIDATE_PATHS.adminCandidates}?year=26&format=csv`);
+    const response = await get(`${CANDIDATE_ENDPOINTS.list.path}?year=26&format=csv`);
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   });

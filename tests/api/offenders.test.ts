@@ -1,7 +1,9 @@
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS } from '../../contract/candidates';
-import { OFFENDER_MESSAGES as M, OFFENDER_PATHS, type OffenderRow } from '../../contract/offenders';
+import { OFFENDER_MESSAGES as M, type OffenderRow } from '../../contract/offenders';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { OFFENDER_ENDPOINTS } from '../../contract/offenders.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import { diets, examOffences, registrations } from '../../server/db/schema';
 import { boardToday } from '../../server/boardDate';
@@ -83,11 +85,11 @@ const validOffence = async (candidateId: number, overrides: Record<string, unkno
   ...overrides,
 });
 const record = async (json: unknown, token = tokens.admin) =>
-  t.request('POST', OFFENDER_PATHS.list, { token, json });
+  t.request('POST', OFFENDER_ENDPOINTS.record.path, { token, json });
 const list = async (query = '', token = tokens.admin) =>
-  t.request('GET', `${OFFENDER_PATHS.list}${query}`, { token });
+  t.request('GET', `${OFFENDER_ENDPOINTS.list.path}${query}`, { token });
 const remove = async (id: number | string, token = tokens.admin) =>
-  t.request('POST', OFFENDER_PATHS.remove(id as number), { token });
+  t.request('POST', fillPath(OFFENDER_ENDPOINTS.remove.path, { id }), { token });
 
 describe('recording an offence', () => {
   it('records it against the candidate of the index number, audited with what was recorded', async () => {
@@ -242,17 +244,20 @@ describe('who may', () => {
       expect((await record(await validOffence(ib[1]), token)).status).toBe(403);
       expect((await remove(id, token)).status).toBe(403);
     }
-    expect((await t.request('GET', OFFENDER_PATHS.list)).status).toBe(401);
+    expect((await t.request('GET', OFFENDER_ENDPOINTS.list.path)).status).toBe(401);
     const json = await validOffence(ib[1]);
-    expect((await t.request('POST', OFFENDER_PATHS.list, { json })).status).toBe(401);
-    expect((await t.request('POST', OFFENDER_PATHS.remove(id))).status).toBe(401);
+    expect((await t.request('POST', OFFENDER_ENDPOINTS.record.path, { json })).status).toBe(401);
+    expect((await t.request('POST', fillPath(OFFENDER_ENDPOINTS.remove.path, { id }))).status).toBe(401);
     expect((await list()).body.data.total).toBe(1);
   });
 });
 
 describe('a candidate under a running sanction cannot be registered', () => {
   const register = (role: 'admin' | 'school_admin', id: number, token: string) =>
-    t.request('POST', CANDIDATE_PATHS.regStatus[role](id), { token, json: { reg_status: 'registered' } });
+    t.request('POST', fillPath(CANDIDATE_ENDPOINTS.regStatus[role].path, { id }), {
+      token,
+      json: { reg_status: 'registered' },
+    });
 
   it('refuses the board admin and the school admin alike, saying until when and why', async () => {
     await record(await validOffence(ib[0], { sanction_until: day(30) }));
@@ -267,7 +272,7 @@ describe('a candidate under a running sanction cannot be registered', () => {
     }
     expect(await regStatusOf(t, ib[0])).toBe('unregistered');
     // Unregistering is never refused.
-    const off = await t.request('POST', CANDIDATE_PATHS.regStatus.admin(ib[0]), {
+    const off = await t.request('POST', fillPath(CANDIDATE_ENDPOINTS.regStatus.admin.path, { id: ib[0] }), {
       token: tokens.admin,
       json: { reg_status: 'unregistered' },
     });

@@ -6,11 +6,8 @@ import {
   CANDIDATES_REGISTERED_KIND,
 } from '../../contract/candidates';
 import { DIET_MESSAGES } from '../../contract/diets';
-import {
-  BULK_REGISTRATION_LIMIT,
-  BULK_REGISTRATION_MESSAGES as B,
-  BULK_REGISTRATION_PATHS,
-} from '../../contract/registration';
+import { BULK_REGISTRATION_LIMIT, BULK_REGISTRATION_MESSAGES as B } from '../../contract/registration';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import {
   auditLog,
@@ -88,7 +85,7 @@ beforeEach(async () => {
 });
 
 const bulk = (json: unknown, token = tokens.school1, role: 'admin' | 'school_admin' = 'school_admin') =>
-  t.request('POST', BULK_REGISTRATION_PATHS[role], { token, json });
+  t.request('POST', REGISTRATION_ENDPOINTS.bulk[role].path, { token, json });
 const registeredOf = async (ids: number[]) =>
   (
     await db()
@@ -284,8 +281,11 @@ describe('ticked rows (candidate_ids)', () => {
     expect((await bulk({ candidate_ids: [ib[0]] }, tokens.admin, 'school_admin')).status).toBe(403);
     expect((await bulk({ candidate_ids: [ib[0]] }, tokens.school1, 'admin')).status).toBe(403);
     expect(
-      (await t.request('POST', BULK_REGISTRATION_PATHS.school_admin, { json: { candidate_ids: [ib[0]] } }))
-        .status,
+      (
+        await t.request('POST', REGISTRATION_ENDPOINTS.bulk.school_admin.path, {
+          json: { candidate_ids: [ib[0]] },
+        })
+      ).status,
     ).toBe(401);
   });
 });

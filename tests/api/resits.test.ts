@@ -1,7 +1,9 @@
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RESIT_MESSAGES as M, RESIT_PATHS, type ResitRow } from '../../contract/resits';
+import { RESIT_MESSAGES as M, type ResitRow } from '../../contract/resits';
 import type { Role } from '../../contract/roles';
+import { RESIT_ENDPOINTS } from '../../contract/resits.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import { courseHeaders, diets, examOffences, resits, trainingSchools } from '../../server/db/schema';
 import { boardToday } from '../../server/boardDate';
@@ -85,7 +87,7 @@ let EXAM: string;
 let PAST: typeof diets.$inferSelect;
 const tokenRole = (token: string): Role => (token === tokens.admin ? 'admin' : 'school_admin');
 const add = async (candidateId: number, token: string, overrides: Record<string, unknown> = {}) =>
-  t.request('POST', RESIT_PATHS[tokenRole(token)].list, {
+  t.request('POST', RESIT_ENDPOINTS.add[tokenRole(token)].path, {
     token,
     json: {
       candidate_index: await candidateIndexOf(t, candidateId),
@@ -95,9 +97,9 @@ const add = async (candidateId: number, token: string, overrides: Record<string,
     },
   });
 const list = (token: string, query = '') =>
-  t.request('GET', `${RESIT_PATHS[tokenRole(token)].list}${query}`, { token });
+  t.request('GET', `${RESIT_ENDPOINTS.list[tokenRole(token)].path}${query}`, { token });
 const remove = (id: number, token: string) =>
-  t.request('POST', RESIT_PATHS[tokenRole(token)].remove(id), { token });
+  t.request('POST', fillPath(RESIT_ENDPOINTS.remove[tokenRole(token)].path, { id }), { token });
 const stored = () => db().select().from(resits);
 
 describe('adding a resit entry', () => {
@@ -149,7 +151,7 @@ describe('adding a resit entry', () => {
   });
 
   it('says what is missing or wrong, field by field', async () => {
-    const empty = await t.request('POST', RESIT_PATHS.admin.list, { token: tokens.admin, json: {} });
+    const empty = await t.request('POST', RESIT_ENDPOINTS.add.admin.path, { token: tokens.admin, json: {} });
     expect(empty.status).toBe(422);
     expect(empty.body.message).toEqual({
       candidate_index: [M.candidateIndexRequired],
@@ -320,14 +322,16 @@ describe('who may', () => {
       ['admin', tokens.school1],
       ['school_admin', tokens.admin],
     ] as const) {
-      expect((await t.request('GET', RESIT_PATHS[role].list, { token })).status).toBe(403);
-      expect((await t.request('POST', RESIT_PATHS[role].list, { token, json })).status).toBe(403);
-      expect((await t.request('POST', RESIT_PATHS[role].remove(id), { token })).status).toBe(403);
+      expect((await t.request('GET', RESIT_ENDPOINTS.list[role].path, { token })).status).toBe(403);
+      expect((await t.request('POST', RESIT_ENDPOINTS.add[role].path, { token, json })).status).toBe(403);
+      expect(
+        (await t.request('POST', fillPath(RESIT_ENDPOINTS.remove[role].path, { id }), { token })).status,
+      ).toBe(403);
     }
     for (const role of ['admin', 'school_admin'] as const) {
-      expect((await t.request('GET', RESIT_PATHS[role].list)).status).toBe(401);
-      expect((await t.request('POST', RESIT_PATHS[role].list, { json })).status).toBe(401);
-      expect((await t.request('POST', RESIT_PATHS[role].remove(id))).status).toBe(401);
+      expect((await t.request('GET', RESIT_ENDPOINTS.list[role].path)).status).toBe(401);
+      expect((await t.request('POST', RESIT_ENDPOINTS.add[role].path, { json })).status).toBe(401);
+      expect((await t.request('POST', fillPath(RESIT_ENDPOINTS.remove[role].path, { id }))).status).toBe(401);
     }
     expect((await stored()).filter((row) => row.removedAt === null)).toHaveLength(1);
   });

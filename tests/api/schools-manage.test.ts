@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS, CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
+import { CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { SCHOOL_MESSAGES as S, SCHOOL_PATHS, type SchoolRow } from '../../contract/schools';
+import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { trainingSchools } from '../../server/db/schema';
 import { demoSignIns, lastAudit, schoolIdOf, seedCandidates } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
@@ -212,11 +215,11 @@ describe('the status', () => {
     // Their profile says so, so the portal can tell them before they try.
     const profile = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
     expect(profile.body.data.training_school).toMatchObject({ code: 'SHT-IB', status: 'suspended' });
-    const list = await t.request('GET', CANDIDATE_PATHS.registered.school_admin, { token });
+    const list = await t.request('GET', REGISTRATION_ENDPOINTS.registered.school_admin.path, { token });
     expect(list.status).toBe(200);
     expect(list.body.data.items.map((row: { id: number }) => row.id)).toContain(ibCandidate);
     const register = await post(
-      CANDIDATE_PATHS.regStatus.school_admin(ibCandidate),
+      fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: ibCandidate }),
       { reg_status: 'registered' },
       token,
     );
@@ -227,7 +230,7 @@ describe('the status', () => {
     const active = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
     expect(active.body.data.training_school).toMatchObject({ code: 'SHT-IB', status: 'active' });
     const again = await post(
-      CANDIDATE_PATHS.regStatus.school_admin(ibCandidate),
+      fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: ibCandidate }),
       { reg_status: 'registered' },
       token,
     );

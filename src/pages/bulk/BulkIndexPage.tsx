@@ -1,10 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
-import { fromPromise } from 'xstate';
-import { BULK_LIMITS, BULK_PATHS, type BulkReport } from '../../../contract/bulkIndexing';
+import { BULK_LIMITS, type BulkReport } from '../../../contract/bulkIndexing';
 import { bulkImportMachine } from '../../../machines/bulkImport.machine';
-import { call } from '../../api/client';
-import { downloadCsv } from '../../api/download';
+import { checkFiles, downloadReport, downloadTemplate, importChunk } from '../../api/bulkIndexing';
 import { useNotify } from '../../app/notify';
 import { showToast } from '../../app/toasts';
 import { Alert, Button } from '../../ui/controls';
@@ -15,23 +13,9 @@ import { Alert, Button } from '../../ui/controls';
  * renders it.
  */
 
-const checkFiles = fromPromise<BulkReport, FormData>(async ({ input }) => {
-  const response = await call<BulkReport>(BULK_PATHS.stage, { method: 'POST', body: input });
-  return response.data!;
-});
-const importChunk = fromPromise<BulkReport, { id: number; from: number; count: number }>(
-  async ({ input }) => {
-    const response = await call<BulkReport>(BULK_PATHS.import(input.id), {
-      method: 'POST',
-      body: { from: input.from, count: input.count },
-    });
-    return response.data!;
-  },
-);
-
 /** A download from a click: its failure is said in a toast. */
-const download = (path: string, name: string) =>
-  downloadCsv(path, name).catch((failure: { message?: string }) =>
+const download = (file: Promise<void>) =>
+  file.catch((failure: { message?: string }) =>
     showToast({
       type: 'notify',
       tone: 'error',
@@ -59,7 +43,7 @@ export default function BulkIndexPage() {
       <ol className="mb-4 list-decimal space-y-1 pl-5 text-slate-700">
         <li>
           Fill in the{' '}
-          <Button variant="link" onClick={() => download(BULK_PATHS.template, 'candidates-template.csv')}>
+          <Button variant="link" onClick={() => download(downloadTemplate())}>
             CSV template
           </Button>
           : one row a candidate, the form&apos;s fields as its columns, dates as DD/MM/YYYY (up to{' '}
@@ -112,10 +96,7 @@ export default function BulkIndexPage() {
                 Import {report.good} candidate{report.good === 1 ? '' : 's'}
               </Button>
             )}
-            <Button
-              variant="secondary"
-              onClick={() => download(BULK_PATHS.reportCsv(report.id), `bulk-indexing-${report.id}.csv`)}
-            >
+            <Button variant="secondary" onClick={() => download(downloadReport(report.id))}>
               Download the report (CSV)
             </Button>
             {!busy && (

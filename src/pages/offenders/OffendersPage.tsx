@@ -1,11 +1,10 @@
 import {
   OFFENCE_LIMITS as L,
   OFFENDER_MESSAGES,
-  OFFENDER_PATHS,
   sanctionTerm,
   type OffenderRow,
 } from '../../../contract/offenders';
-import { OFFENDERS_LIST } from '../../../contract/lists';
+import { OFFENDER_ENDPOINTS as E } from '../../../contract/offenders.endpoints';
 import { recordOffence } from '../../api/offenders';
 import { DateField, TextAreaField, TextField } from '../../ui/controls';
 import { DietField, prefetchDietChoices } from '../diets/DietField';
@@ -44,8 +43,8 @@ export default function OffendersPage() {
   return (
     <RemovableListPage<OffenderRow>
       title="Exam Offenders"
-      definition={OFFENDERS_LIST}
-      paths={OFFENDER_PATHS}
+      definition={E.list}
+      remove={E.remove}
       add={{
         label: 'Record an offence',
         submitLabel: 'Record',

@@ -1,5 +1,5 @@
-import { RESIT_MESSAGES, RESIT_PAPERS, RESIT_PATHS, type ResitRow } from '../../../contract/resits';
-import { RESITS_LISTS } from '../../../contract/lists';
+import { RESIT_MESSAGES, RESIT_PAPERS, type ResitRow } from '../../../contract/resits';
+import { RESIT_ENDPOINTS as E } from '../../../contract/resits.endpoints';
 import type { Role } from '../../../contract/roles';
 import { addResit } from '../../api/resits';
 import { useRole } from '../../app/actors';
@@ -51,8 +51,8 @@ function ResitList({ role }: { role: Role }) {
   return (
     <RemovableListPage<ResitRow>
       title="Resit Candidates"
-      definition={RESITS_LISTS[role]}
-      paths={RESIT_PATHS[role]}
+      definition={E.list[role]}
+      remove={E.remove[role]}
       add={{
         label: 'Add a resit candidate',
         submitLabel: 'Add',

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
+import { CANDIDATE_ENDPOINTS } from '../../../contract/candidates.endpoints';
+import { fillPath } from '../../../contract/endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS } from '../../../contract/candidates';
 import { candidates, users } from '../../../server/db/schema';
 import { demoSignIns, schoolIdOf, userIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
@@ -67,15 +68,19 @@ describe('mass assignment', () => {
       .from(candidates)
       .where(eq(candidates.trainingSchoolId, ownSchool))
       .limit(1);
-    const response = await t.request('POST', CANDIDATE_PATHS.regStatus.admin(row.id), {
-      token: tokens.admin,
-      json: {
-        reg_status: 'unregistered',
-        verified: !row.verified,
-        candidate_index: 'FAKE/0001',
-        training_school_id: await schoolIdOf(t, 'CHT-CA'),
+    const response = await t.request(
+      'POST',
+      fillPath(CANDIDATE_ENDPOINTS.regStatus.admin.path, { id: row.id }),
+      {
+        token: tokens.admin,
+        json: {
+          reg_status: 'unregistered',
+          verified: !row.verified,
+          candidate_index: 'FAKE/0001',
+          training_school_id: await schoolIdOf(t, 'CHT-CA'),
+        },
       },
-    });
+    );
     expect(response.status).toBe(200);
     const [after] = await db().select().from(candidates).where(eq(candidates.id, row.id));
     expect(after).toMatchObject({

@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
+import { CANDIDATE_ENDPOINTS } from '../../../contract/candidates.endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS } from '../../../contract/candidates';
 import { candidates, users } from '../../../server/db/schema';
 import { demoSignIns } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
@@ -34,7 +34,7 @@ describe('SQL injection', () => {
     for (const search of PAYLOADS) {
       const response = await t.request(
         'GET',
-        `${CANDIDATE_PATHS.adminCandidates}?search=${encodeURIComponent(search)}`,
+        `${CANDIDATE_ENDPOINTS.list.path}?search=${encodeURIComponent(search)}`,
         {
           token: tokens.admin,
         },
@@ -48,7 +48,7 @@ describe('SQL injection', () => {
 
   it("a sort or direction that is not one of the list's own is refused, never spliced into SQL", async () => {
     for (const query of ['sort=id;drop table users', 'sort=name&direction=asc;select 1', 'sort=(select 1)']) {
-      const response = await t.request('GET', `${CANDIDATE_PATHS.adminCandidates}?${query}`, {
+      const response = await t.request('GET', `${CANDIDATE_ENDPOINTS.list.path}?${query}`, {
         token: tokens.admin,
       });
       expect(response.status, query).toBe(422);

@@ -1,6 +1,8 @@
 import { eq, inArray, ne } from 'drizzle-orm';
+import { CANDIDATE_ENDPOINTS } from '../../../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../../../contract/registration.endpoints';
+import { fillPath } from '../../../contract/endpoint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANDIDATE_PATHS } from '../../../contract/candidates';
 import { candidates, files, resits } from '../../../server/db/schema';
 import { demoSignIns, fetchRaw, regStatusOf, schoolIdOf } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
@@ -35,7 +37,7 @@ describe('tenant isolation', () => {
     const otherSchool = await schoolIdOf(t, 'CHT-CA');
     const filtered = await t.request(
       'GET',
-      `${CANDIDATE_PATHS.registered.school_admin}?school=${otherSchool}`,
+      `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?school=${otherSchool}`,
       { token: school1 },
     );
     // The school filter is the board's: a school admin's list ignores it and stays their own school's.
@@ -48,7 +50,7 @@ describe('tenant isolation', () => {
       .where(inArray(candidates.id, ids));
     expect(schools).toEqual([{ school: ownSchool }]);
 
-    const csv = await t.request('GET', `${CANDIDATE_PATHS.registered.school_admin}?format=csv`, {
+    const csv = await t.request('GET', `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?format=csv`, {
       token: school1,
     });
     expect(csv.status).toBe(200);
@@ -69,10 +71,14 @@ describe('tenant isolation', () => {
 
   it("refuses to change another school's candidate, as if it did not exist", async () => {
     const before = await regStatusOf(t, otherCandidate);
-    const response = await t.request('POST', CANDIDATE_PATHS.regStatus.school_admin(otherCandidate), {
-      token: school1,
-      json: { reg_status: before === 'registered' ? 'unregistered' : 'registered' },
-    });
+    const response = await t.request(
+      'POST',
+      fillPath(CANDIDATE_ENDPOINTS.regStatus.school_admin.path, { id: otherCandidate }),
+      {
+        token: school1,
+        json: { reg_status: before === 'registered' ? 'unregistered' : 'registered' },
+      },
+    );
     expect(response.status).toBe(404);
     expect(await regStatusOf(t, otherCandidate)).toBe(before);
   });

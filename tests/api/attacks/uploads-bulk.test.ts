@@ -5,13 +5,13 @@ import {
   BULK_COLUMNS,
   BULK_LIMITS as L,
   BULK_MESSAGES as M,
-  BULK_PATHS,
   type BulkReport,
 } from '../../../contract/bulkIndexing';
 import { CANDIDATE_MESSAGES } from '../../../contract/candidates';
 import { UPLOAD_LIMIT_BYTES } from '../../../contract/constants';
 import { unreadableCell } from '../../../contract/input';
 import { SCORE_ENDPOINTS } from '../../../contract/scores.endpoints';
+import { BULK_INDEXING_ENDPOINTS } from '../../../contract/bulkIndexing.endpoints';
 import { issueToken } from '../../../server/auth/tokens';
 import { capsFor, readZip } from '../../../server/candidates/zip';
 import { addUser, currentDietOf, demoSignIns, PNG, VALID_CANDIDATE } from '../fixtures';
@@ -50,7 +50,7 @@ function stage(csv: string | Uint8Array, zip: Uint8Array | null) {
   const form = new FormData();
   form.set('csv', new File([csv as BlobPart], 'candidates.csv', { type: 'text/csv' }));
   if (zip) form.set('files', new File([zip as BlobPart], 'files.zip', { type: 'application/zip' }));
-  return t.request('POST', BULK_PATHS.stage, { token: tokens.admin, form });
+  return t.request('POST', BULK_INDEXING_ENDPOINTS.start.path, { token: tokens.admin, form });
 }
 
 /**
