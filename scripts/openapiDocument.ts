@@ -151,7 +151,9 @@ function answersWritten(source: ts.SourceFile, written: Map<string, WrittenType>
 /** Each list definition's place among contract/lists.ts's exports: `NAME` or `NAME.role`. */
 function listExports(): Map<AnyList, string[]> {
   const places = new Map<AnyList, string[]>();
-  const lists = new Set<unknown>(LISTS);
+  // An area's group may name a list LISTS does not hold (DIETS_LIST): it is found there all the same.
+  const named = Object.values(ENDPOINTS).flatMap((group) => endpointsOf(group).filter(isList));
+  const lists = new Set<unknown>([...LISTS, ...named]);
   for (const [name, value] of Object.entries(listsModule)) {
     if (lists.has(value)) places.set(value as AnyList, [name]);
     else if (value && typeof value === 'object' && !Array.isArray(value)) {
