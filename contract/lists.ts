@@ -456,6 +456,7 @@ export const LISTS: readonly ListDefinition<unknown>[] = [
   SCHOOLS_LIST,
   COURSE_HEADERS_LIST,
   OFFENDERS_LIST,
+  DIETS_LIST,
   RESITS_LISTS.admin,
   RESITS_LISTS.school_admin,
   NOTIFICATION_LISTS.unread,
