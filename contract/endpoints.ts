@@ -1,5 +1,6 @@
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import type { EndpointGroup } from './endpoint';
+import { HEALTH_ENDPOINTS } from './health.endpoints';
 import { LISTS } from './lists';
 
 /**
@@ -8,6 +9,7 @@ import { LISTS } from './lists';
  * so a page carries only its area's validators.
  */
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
+  health: HEALTH_ENDPOINTS,
   courses: COURSE_ENDPOINTS,
 };
 
