@@ -1,7 +1,13 @@
+import { AUTH_ENDPOINTS } from './auth.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { HEALTH_ENDPOINTS } from './health.endpoints';
+import { IMPERSONATION_ENDPOINTS } from './impersonation.endpoints';
 import { LISTS } from './lists';
+import { NOTIFICATION_ENDPOINTS } from './notifications.endpoints';
+import { PROFILE_ENDPOINTS } from './profile.endpoints';
+import { REFERENCE_ENDPOINTS } from './reference.endpoints';
+import { SCHOOL_ENDPOINTS } from './schools.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -10,6 +16,12 @@ import { LISTS } from './lists';
  */
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   health: HEALTH_ENDPOINTS,
+  auth: AUTH_ENDPOINTS,
+  impersonation: IMPERSONATION_ENDPOINTS,
+  profile: PROFILE_ENDPOINTS,
+  reference: REFERENCE_ENDPOINTS,
+  schools: SCHOOL_ENDPOINTS,
+  notifications: NOTIFICATION_ENDPOINTS,
   courses: COURSE_ENDPOINTS,
 };
 

@@ -17,7 +17,7 @@ import {
 import { COURSE_MESSAGES, COURSE_PATHS, COURSE_SEARCH_MAX, type CourseHeaderRow } from './courses';
 import { DIET_CODE_PATTERN, DIET_MESSAGES, DIET_PATHS, formatPaperDates, type DietRow } from './diets';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
-import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
+import type { BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
 import { OFFENDER_PATHS, sanctionTerm, type OffenderRow } from './offenders';
 import {
@@ -47,7 +47,7 @@ import {
 } from './payments';
 import { RESIT_PATHS, type ResitRow } from './resits';
 import type { Role } from './roles';
-import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
+import { SCHOOL_MESSAGES, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -162,7 +162,7 @@ export const REGISTERED_LISTS = {
 
 export const SCHOOLS_LIST = defineList<SchoolRow>()({
   name: 'training-schools',
-  path: SCHOOL_PATHS.list,
+  path: '/api/admin/training-schools',
   roles: ['admin'],
   search: { max: SCHOOL_SEARCH_MAX, message: SCHOOL_MESSAGES.searchTooLong },
   filters: { status: { kind: 'choice', values: SCHOOL_STATUSES, message: SCHOOL_MESSAGES.statusInvalid } },
@@ -305,8 +305,8 @@ const notificationList = (name: string, path: string) =>
   });
 
 export const NOTIFICATION_LISTS = {
-  unread: notificationList('unread-notifications', NOTIFICATION_PATHS.unread),
-  read: notificationList('read-notifications', NOTIFICATION_PATHS.read),
+  unread: notificationList('unread-notifications', '/api/admin/training-school-notification-unread'),
+  read: notificationList('read-notifications', '/api/admin/training-school-notification-read'),
 } as const;
 
 // Fees and payments (contract/payments.ts).

@@ -1,6 +1,8 @@
 import { CANDIDATE_PATHS } from '../../contract/candidates';
+import { REFERENCE_ENDPOINTS } from '../../contract/reference.endpoints';
 import type { Role } from '../../contract/roles';
 import { call } from './client';
+import { send } from './send';
 
 /**
  * The choices the candidate forms offer, apart from the form's own chunk (VineJS and the form), so
@@ -13,7 +15,6 @@ export interface FormOptions {
 
 export const loadFormOptions = () => call<FormOptions>(CANDIDATE_PATHS.formOptions).then((r) => r.data!);
 
+/** The nationality list (no validator, so no VineJS: contract/reference.endpoints.ts). */
 export const loadNationalities = (role: Role) =>
-  call<{ code: string; name: string }[]>(
-    `${role === 'admin' ? '/api/admin' : '/api/training-school-admin'}/nationality`,
-  ).then((r) => r.data!);
+  send(REFERENCE_ENDPOINTS.nationalities[role]).then(({ data }) => data);
