@@ -1,8 +1,11 @@
 import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
+import { AUTH_ENDPOINTS } from './auth.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import { DIET_ENDPOINTS } from './diets.endpoints';
 import type { EndpointGroup } from './endpoint';
+import { HEALTH_ENDPOINTS } from './health.endpoints';
+import { IMPERSONATION_ENDPOINTS } from './impersonation.endpoints';
 import { LISTS } from './lists';
 import { META_ENDPOINTS } from './meta.endpoints';
 import { PAYMENT_ENDPOINTS } from './payments.endpoints';
@@ -10,6 +13,10 @@ import { SCORE_ENDPOINTS } from './scores.endpoints';
 import { OFFENDER_ENDPOINTS } from './offenders.endpoints';
 import { REGISTRATION_ENDPOINTS } from './registration.endpoints';
 import { RESIT_ENDPOINTS } from './resits.endpoints';
+import { NOTIFICATION_ENDPOINTS } from './notifications.endpoints';
+import { PROFILE_ENDPOINTS } from './profile.endpoints';
+import { REFERENCE_ENDPOINTS } from './reference.endpoints';
+import { SCHOOL_ENDPOINTS } from './schools.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -17,6 +24,13 @@ import { RESIT_ENDPOINTS } from './resits.endpoints';
  * so a page carries only its area's validators.
  */
 export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
+  health: HEALTH_ENDPOINTS,
+  auth: AUTH_ENDPOINTS,
+  impersonation: IMPERSONATION_ENDPOINTS,
+  profile: PROFILE_ENDPOINTS,
+  reference: REFERENCE_ENDPOINTS,
+  schools: SCHOOL_ENDPOINTS,
+  notifications: NOTIFICATION_ENDPOINTS,
   courses: COURSE_ENDPOINTS,
   meta: META_ENDPOINTS,
   payments: PAYMENT_ENDPOINTS,

@@ -6,12 +6,6 @@ import type { User } from './user';
  */
 export const IMPERSONATION_COOKIE = 'impersonation_token';
 
-export const IMPERSONATION_PATHS = {
-  start: '/api/admin/impersonate',
-  /** Spec section 7, word for word: payload `token`, answer `success, data.user, data.access_token`. */
-  switchBack: '/api/auth/switch-back-to-admin',
-} as const;
-
 export const REASON_MIN_LENGTH = 10;
 
 export interface StartImpersonationPayload {

@@ -16,7 +16,7 @@ import {
 import { COURSE_MESSAGES, COURSE_PATHS, COURSE_SEARCH_MAX, type CourseHeaderRow } from './courses';
 import { DIET_CODE_PATTERN, DIET_MESSAGES, formatPaperDates, type DietRow } from './diets';
 import { LISTED_LIMITS, LISTED_MESSAGES, type ListedCandidate } from './listed';
-import { NOTIFICATION_PATHS, type BoardNotification } from './notifications';
+import type { BoardNotification } from './notifications';
 import { formatDateTime, formatPersonName } from './format';
 import { sanctionTerm, type OffenderRow } from './offenders';
 import { RESULT_OUTCOMES, RESULT_OUTCOME_LABELS, SCORE_MESSAGES, type ResultRow } from './scores';
@@ -38,7 +38,7 @@ import {
 } from './payments';
 import type { ResitRow } from './resits';
 import type { Role } from './roles';
-import { SCHOOL_MESSAGES, SCHOOL_PATHS, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
+import { SCHOOL_MESSAGES, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -153,7 +153,7 @@ export const REGISTERED_LISTS = {
 
 export const SCHOOLS_LIST = defineList<SchoolRow>()({
   name: 'training-schools',
-  path: SCHOOL_PATHS.list,
+  path: '/api/admin/training-schools',
   roles: ['admin'],
   search: { max: SCHOOL_SEARCH_MAX, message: SCHOOL_MESSAGES.searchTooLong },
   filters: { status: { kind: 'choice', values: SCHOOL_STATUSES, message: SCHOOL_MESSAGES.statusInvalid } },
@@ -296,8 +296,8 @@ const notificationList = (name: string, path: string) =>
   });
 
 export const NOTIFICATION_LISTS = {
-  unread: notificationList('unread-notifications', NOTIFICATION_PATHS.unread),
-  read: notificationList('read-notifications', NOTIFICATION_PATHS.read),
+  unread: notificationList('unread-notifications', '/api/admin/training-school-notification-unread'),
+  read: notificationList('read-notifications', '/api/admin/training-school-notification-read'),
 } as const;
 
 // Fees and payments (contract/payments.ts).

@@ -12,18 +12,6 @@ export interface BoardNotification {
   read_at: string | null;
 }
 
-export const NOTIFICATION_PATHS = {
-  unread: '/api/admin/training-school-notification-unread',
-  read: '/api/admin/training-school-notification-read',
-  count: '/api/admin/count-unread-notification',
-  /** Body `{ id }` for one, `{ all: true }` for every unread one. */
-  markRead: '/api/admin/notifications/mark-read',
-  /** A school admin's message to the board, the first source of notifications. */
-  messageBoard: '/api/training-school-admin/message-board',
-  /** GET: what the board has told the caller's school (closing reminders, extensions), newest first. */
-  schoolNotices: '/api/training-school-admin/notices',
-} as const;
-
 /** What the board tells one school: shown on that school's dashboard. Plain text, shown as text. */
 export interface SchoolNotice {
   id: number;

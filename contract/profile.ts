@@ -2,14 +2,9 @@ import type { Role } from './roles';
 
 /** The profile and password dialogs (spec sections 2, 7 and 8). */
 
-/** Where each role posts its profile, multipart, with the method override the spec names. */
-export const PROFILE_UPDATE: Record<Role, { path: string; methodOverride: 'PUT' | 'POST' }> = {
-  admin: { path: '/api/admin/user-profile-update', methodOverride: 'PUT' },
-  school_admin: {
-    path: '/api/training-school-admin/update-user-training-school-profile',
-    methodOverride: 'POST',
-  },
-};
+/** The method override each role's profile form carries, multipart, as the spec names it
+ * (contract/profile.endpoints.ts has where each posts). */
+export const PROFILE_METHOD_OVERRIDE: Record<Role, 'PUT' | 'POST'> = { admin: 'PUT', school_admin: 'POST' };
 
 /** The multipart field carrying the method override. */
 export const METHOD_OVERRIDE_FIELD = '_method';

@@ -28,21 +28,6 @@ export interface SchoolRow {
   admins: SchoolAdminSummary[];
 }
 
-export const SCHOOL_PATHS = {
-  /** `?search=&status=&page=&per_page=`: a Page<SchoolRow>, ordered by name. POST: create one. */
-  list: '/api/admin/training-schools',
-  /** POST: edit the school (the whole form again). */
-  one: (id: number) => `/api/admin/training-schools/${id}`,
-  /** POST `{ status }`. */
-  status: (id: number) => `/api/admin/training-schools/${id}/status`,
-  /** POST `{ name, email, phone_number }`: a new school admin, who is mailed a password-reset code. */
-  admins: (id: number) => `/api/admin/training-schools/${id}/admins`,
-  /** POST `{ active }`: deactivate or reactivate a school admin. */
-  adminActive: (userId: number) => `/api/admin/school-admins/${userId}/active`,
-  /** POST: mail the school admin a new password-reset code. */
-  adminReset: (userId: number) => `/api/admin/school-admins/${userId}/password-reset`,
-} as const;
-
 /** The longest search text the list takes. */
 export const SCHOOL_SEARCH_MAX = 100;
 
@@ -109,10 +94,6 @@ export const SCHOOL_ADMIN_MESSAGES = {
 export const RESET_CODE_TTL_HOURS = 24;
 /** Wrong codes allowed before a reset code stops working. */
 export const RESET_MAX_ATTEMPTS = 5;
-
-export const RESET_PASSWORD_PATH = '/api/auth/reset-password';
-/** POST `{ email }` (public): mail a reset code to the account with this address, if there is one. */
-export const FORGOT_PASSWORD_PATH = '/api/auth/forgot-password';
 
 export const RESET_MESSAGES = {
   emailRequired: 'Email address is required',

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PartState, Readiness, ReadyPart } from '../contract/health';
 import type { DatabaseHandle } from './db/client';
 import type { Jobs } from './jobs/handle';
 import type { Logger } from './log';
@@ -16,14 +17,6 @@ import type { Storage } from './storage/storage';
  */
 export const READY_CACHE_MS = 3_000;
 const CHECK_TIMEOUT_MS = 2_000;
-
-type ReadyPart = 'database' | 'migrations' | 'storage' | 'jobs';
-type PartState = 'ok' | 'failing';
-
-export interface Readiness {
-  ready: boolean;
-  checks: Record<ReadyPart, PartState>;
-}
 
 export interface ReadinessParts {
   database: DatabaseHandle;

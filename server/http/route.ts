@@ -74,7 +74,7 @@ export function serveList<I extends Input>(
 }
 
 // Transitional (issue 24): the routes not yet moved onto their endpoint definitions. Removed when the last one moves.
-export { ADMIN, PUBLIC, SCHOOL_ADMIN, SIGNED_IN } from '../../contract/endpoint';
+export { ADMIN, PUBLIC, SCHOOL_ADMIN } from '../../contract/endpoint';
 function define(method: Method) {
   function route(path: string, allow: Audience, handler: Handler<AppEnv>): Route;
   function route<I extends Input>(

@@ -1,14 +1,13 @@
 import { getCookie, setCookie } from 'hono/cookie';
 import { AUTH_MESSAGES } from '../../contract/auth';
-import { confirmCodeValidator, loginValidator, resendCodeValidator } from '../../contract/auth.validators';
+import { AUTH_ENDPOINTS as E } from '../../contract/auth.endpoints';
 import { CONFIRM_CODE_PATH } from '../../contract/navigation';
 import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_DAYS, KNOWN_BROWSER_PATH } from '../auth/knownBrowsers';
 import { CODE_TTL_MINUTES, confirmSignIn, resendCode, signOut, startSignIn } from '../auth/service';
 import { Refused } from '../errors';
 import { actorOf, callerOf, dbOf, transact, type AppContext } from '../http/context';
 import { ok } from '../http/respond';
-import { post, PUBLIC, SIGNED_IN, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 import { findUserView } from '../users';
 
 export { LOGIN_LIMITS } from '../auth/service';
@@ -30,7 +29,7 @@ async function mailCode(c: AppContext, email: string, code: string) {
 
 /** Signing in and out (server/auth/service.ts). */
 export const authRoutes: Route[] = [
-  post('/api/auth/login', PUBLIC, json(loginValidator), async (c) => {
+  serve(E.login, async (c) => {
     const started = await startSignIn(
       dbOf(c),
       actorOf(c),
@@ -41,7 +40,7 @@ export const authRoutes: Route[] = [
     return ok(c, { login_id: started.loginId, email: started.email }, AUTH_MESSAGES.codeSent);
   }),
 
-  post('/api/auth/confirm-code', PUBLIC, json(confirmCodeValidator), async (c) => {
+  serve(E.confirmCode, async (c) => {
     const { config } = c.get('deps');
     const { userId, token, browser } = await confirmSignIn(
       dbOf(c),
@@ -63,13 +62,13 @@ export const authRoutes: Route[] = [
     return ok(c, { user, access_token: token });
   }),
 
-  post('/api/auth/resend-code', PUBLIC, json(resendCodeValidator), async (c) => {
+  serve(E.resendCode, async (c) => {
     const sent = await resendCode(dbOf(c), c.req.valid('json'));
     await mailCode(c, sent.email, sent.code);
     return ok(c, undefined, 'A new code has been sent to your email address.');
   }),
 
-  post('/api/auth/logout', SIGNED_IN, async (c) => {
+  serve(E.logout, async (c) => {
     const { tokenId } = callerOf(c);
     await transact(c, (tx, actor) => signOut(tx, actor, tokenId));
     return ok(c, undefined, AUTH_MESSAGES.loggedOut);

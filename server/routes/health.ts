@@ -1,6 +1,8 @@
-import { get, PUBLIC, type Route } from '../http/route';
+import type { Liveness, Readiness } from '../../contract/health';
+import { HEALTH_ENDPOINTS as E } from '../../contract/health.endpoints';
+import { serve, type Route } from '../http/route';
 import type { Deps } from '../http/context';
-import { createReadiness, type Readiness } from '../readiness';
+import { createReadiness } from '../readiness';
 
 /** One readiness (its kept answer) per portal. */
 const readinessOf = new WeakMap<Deps, () => Promise<Readiness>>();
@@ -13,11 +15,12 @@ const readinessOf = new WeakMap<Deps, () => Promise<Readiness>>();
  * (server/readiness.ts).
  */
 export const healthRoutes: Route[] = [
-  get('/api/health', PUBLIC, (c) => {
+  serve(E.live, (c) => {
     const { database } = c.get('deps');
-    return c.json({ success: true, data: { status: 'live', driver: database.driver } });
+    const data: Liveness = { status: 'live', driver: database.driver };
+    return c.json({ success: true, data });
   }),
-  get('/api/health/ready', PUBLIC, async (c) => {
+  serve(E.ready, async (c) => {
     const deps = c.get('deps');
     let readiness = readinessOf.get(deps);
     if (!readiness) {

@@ -1,22 +1,16 @@
 import { count, desc, eq, isNull } from 'drizzle-orm';
-import {
-  NOTIFICATION_MESSAGES,
-  NOTIFICATION_PATHS,
-  SCHOOL_NOTICES_SHOWN,
-  type SchoolNotice,
-} from '../../contract/notifications';
-import { markReadValidator, messageBoardValidator } from '../../contract/notifications.validators';
+import { NOTIFICATION_MESSAGES, SCHOOL_NOTICES_SHOWN, type SchoolNotice } from '../../contract/notifications';
+import { NOTIFICATION_ENDPOINTS as E } from '../../contract/notifications.endpoints';
 import { notifications, schoolNotices } from '../db/schema';
 import { Invalid } from '../errors';
 import { callerOf, dbOf, transact } from '../http/context';
 import { ok } from '../http/respond';
-import { ADMIN, get, post, SCHOOL_ADMIN, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 import { markAllRead, markRead, sendMessage } from '../notifications/service';
 
 /** The board's notifications (spec section 7; server/notifications/service.ts). */
 export const notificationRoutes: Route[] = [
-  get(NOTIFICATION_PATHS.count, ADMIN, async (c) => {
+  serve(E.count, async (c) => {
     const [{ total }] = await dbOf(c)
       .select({ total: count() })
       .from(notifications)
@@ -24,8 +18,7 @@ export const notificationRoutes: Route[] = [
     return ok(c, total);
   }),
 
-  /** `{ id }` for one, `{ all: true }` for every unread one. */
-  post(NOTIFICATION_PATHS.markRead, ADMIN, json(markReadValidator), async (c) => {
+  serve(E.markRead, async (c) => {
     const { id, all } = c.req.valid('json');
     if (all === true && id === undefined) {
       await transact(c, markAllRead);
@@ -39,7 +32,7 @@ export const notificationRoutes: Route[] = [
 
 /** A school admin's message to the board; what the board has told their school. */
 export const messageBoardRoutes: Route[] = [
-  get(NOTIFICATION_PATHS.schoolNotices, SCHOOL_ADMIN, async (c) => {
+  serve(E.schoolNotices, async (c) => {
     const schoolId = callerOf(c).trainingSchoolId;
     if (schoolId === null) return ok(c, [] as SchoolNotice[]);
     const rows = await dbOf(c)
@@ -58,7 +51,7 @@ export const messageBoardRoutes: Route[] = [
     return ok(c, notices);
   }),
 
-  post(NOTIFICATION_PATHS.messageBoard, SCHOOL_ADMIN, json(messageBoardValidator), async (c) => {
+  serve(E.messageBoard, async (c) => {
     const schoolId = callerOf(c).trainingSchoolId;
     await transact(c, (tx, actor) => sendMessage(tx, actor, schoolId, c.req.valid('json')));
     return ok(c, undefined, NOTIFICATION_MESSAGES.messageSent);

@@ -1,21 +1,20 @@
+import { AUTH_ENDPOINTS as E } from '../../contract/auth.endpoints';
 import { RESET_MESSAGES } from '../../contract/schools';
-import { forgotPasswordValidator, resetPasswordValidator } from '../../contract/schools.validators';
 import { requestPasswordReset, resetPassword, sendRequestedReset } from '../auth/passwordReset';
 import { actorOf, dbOf } from '../http/context';
 import { afterAnswer } from '../http/afterAnswer';
 import { describeError } from '../log';
 import { ok } from '../http/respond';
-import { post, PUBLIC, type Route } from '../http/route';
-import { json } from '../http/validate';
+import { serve, type Route } from '../http/route';
 
 /** Asking for a mailed reset code, and setting a password with it (server/auth/passwordReset.ts). */
 export const passwordResetRoutes: Route[] = [
-  post('/api/auth/reset-password', PUBLIC, json(resetPasswordValidator), async (c) => {
+  serve(E.resetPassword, async (c) => {
     await resetPassword(dbOf(c), actorOf(c), c.req.valid('json'));
     return ok(c, undefined, RESET_MESSAGES.done);
   }),
   // One answer, after the same statements, whether or not the account exists: the job decides, and mails.
-  post('/api/auth/forgot-password', PUBLIC, json(forgotPasswordValidator), async (c) => {
+  serve(E.forgotPassword, async (c) => {
     const request = await requestPasswordReset(dbOf(c), actorOf(c), c.req.valid('json'));
     const { jobs, database, mailer, config, log } = c.get('deps');
     if (jobs) {

@@ -1,14 +1,15 @@
 import { asc } from 'drizzle-orm';
 import type { Nationality } from '../../contract/nationalities';
-import { rolePrefix, ROLES } from '../../contract/roles';
+import { REFERENCE_ENDPOINTS as E } from '../../contract/reference.endpoints';
+import { ROLES } from '../../contract/roles';
 import { nationalities } from '../db/schema';
 import { dbOf } from '../http/context';
 import { ok } from '../http/respond';
-import { get, type Route } from '../http/route';
+import { serve, type Route } from '../http/route';
 
 /** Reference lists both roles need, each under its own prefix (spec section 7). */
 export const referenceRoutes: Route[] = ROLES.map((role) =>
-  get(`${rolePrefix(role)}/nationality`, [role], async (c) => {
+  serve(E.nationalities[role], async (c) => {
     const rows: Nationality[] = await dbOf(c)
       .select({ code: nationalities.code, name: nationalities.name })
       .from(nationalities)

@@ -1,6 +1,6 @@
 import type { CandidateFormOptions } from '../../contract/candidates';
+import { REFERENCE_ENDPOINTS } from '../../contract/reference.endpoints';
 import type { Role } from '../../contract/roles';
-import { call } from './client';
 import { send } from './send';
 
 /**
@@ -17,7 +17,6 @@ export const loadFormOptions = async (): Promise<CandidateFormOptions> => {
   return (await send(CANDIDATE_ENDPOINTS.formOptions)).data;
 };
 
+/** The nationality list (no validator, so no VineJS: contract/reference.endpoints.ts). */
 export const loadNationalities = (role: Role) =>
-  call<{ code: string; name: string }[]>(
-    `${role === 'admin' ? '/api/admin' : '/api/training-school-admin'}/nationality`,
-  ).then((r) => r.data!);
+  send(REFERENCE_ENDPOINTS.nationalities[role]).then(({ data }) => data);

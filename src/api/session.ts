@@ -1,9 +1,9 @@
 import { fromPromise } from 'xstate';
 import type { ConfirmCodePayload, LoginChallenge, LoginPayload, SignedIn } from '../../contract/auth';
-import { rolePrefix } from '../../contract/roles';
+import { firstMessage, isApiFailure } from '../../contract/envelope';
 import type { User } from '../../contract/user';
-import { call } from './client';
 import { clearSession, readRole, storeSession } from './cookies';
+import { send } from './send';
 
 /** The session machine's I/O (machines/session.machine.ts names these actors). */
 
@@ -25,30 +25,52 @@ export function writePendingLogin(challenge: LoginChallenge | null) {
   else sessionStorage.removeItem(PENDING_LOGIN_KEY);
 }
 
+/**
+ * The session's endpoints, imported when an actor first runs: their validators are VineJS, which the
+ * login page's entry chunk does without. Signing in fetches it once, beside the shell's chunk (which
+ * carries VineJS too); every later call finds it loaded.
+ */
+const auth = () => import('../../contract/auth.endpoints').then((module) => module.AUTH_ENDPOINTS);
+const profile = () => import('../../contract/profile.endpoints').then((module) => module.PROFILE_ENDPOINTS);
+
+/**
+ * For a view that shows one sentence, not field messages (the code page, the impersonation dialog): a
+ * refusal by the browser's own check says its first field message, as the server's 422 does
+ * (src/api/client.ts), rather than the forms' summary.
+ */
+export function inOneSentence(failure: unknown): unknown {
+  return isApiFailure(failure) && failure.status === 422
+    ? { ...failure, message: firstMessage(failure.fields, failure.message) }
+    : failure;
+}
+
 export const sessionActors = {
   signIn: fromPromise<LoginChallenge, LoginPayload>(async ({ input }) => {
-    const response = await call<LoginChallenge>('/api/auth/login', { method: 'POST', body: { ...input } });
-    return response.data!;
+    const { data } = await send((await auth()).login, { body: { ...input } });
+    return data;
   }),
   confirmCode: fromPromise<SignedIn, ConfirmCodePayload>(async ({ input }) => {
-    const response = await call<SignedIn>('/api/auth/confirm-code', { method: 'POST', body: { ...input } });
-    storeSession(response.data!.access_token, response.data!.user.user_role);
-    return response.data!;
+    const { data } = await send((await auth()).confirmCode, { body: { ...input } }).catch((failure) => {
+      throw inOneSentence(failure);
+    });
+    storeSession(data.access_token, data.user.user_role);
+    return data;
   }),
   resendCode: fromPromise<{ message: string }, LoginChallenge>(async ({ input }) => {
-    const response = await call('/api/auth/resend-code', {
-      method: 'POST',
-      body: { login_id: input.login_id },
-    });
-    return { message: typeof response.message === 'string' ? response.message : 'A new code has been sent.' };
+    const { message } = await send((await auth()).resendCode, { body: { login_id: input.login_id } }).catch(
+      (failure) => {
+        throw inOneSentence(failure);
+      },
+    );
+    return { message: message ?? 'A new code has been sent.' };
   }),
   loadProfile: fromPromise<User, void>(async () => {
-    const response = await call<User>(`${rolePrefix(readRole())}/user-profile-information`);
-    return response.data!;
+    const { data } = await send((await profile()).read[readRole() ?? 'school_admin']);
+    return data;
   }),
   signOut: fromPromise<void, void>(async () => {
     try {
-      await call('/api/auth/logout', { method: 'POST', expectUnauthenticated: true });
+      await send((await auth()).logout, { expectUnauthenticated: true });
     } finally {
       clearSession();
     }

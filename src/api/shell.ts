@@ -1,20 +1,35 @@
 import { fromCallback, fromPromise } from 'xstate';
+import { isApiFailure } from '../../contract/envelope';
 import type {
   ImpersonationStarted,
   StartImpersonationPayload,
   SwitchedBack,
 } from '../../contract/impersonation';
-import { isApiFailure } from '../../contract/envelope';
-import { IMPERSONATION_PATHS } from '../../contract/impersonation';
-import { NOTIFICATION_PATHS } from '../../contract/notifications';
-import { METHOD_OVERRIDE_FIELD, PROFILE_UPDATE, type ChangePasswordPayload } from '../../contract/profile';
-import { rolePrefix } from '../../contract/roles';
+import {
+  METHOD_OVERRIDE_FIELD,
+  PROFILE_METHOD_OVERRIDE,
+  type ChangePasswordPayload,
+} from '../../contract/profile';
 import type { IdleEvent } from '../../machines/idle.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
-import { call } from './client';
 import { readRole, storeImpersonationToken, storeSession } from './cookies';
+import { send } from './send';
+import { inOneSentence } from './session';
 
 /** The I/O of the shell's machines: idle timer, unread count, dialogs' forms, impersonation. */
+
+/**
+ * The endpoints these actors call, imported when one first runs: the actors are made with the app, in
+ * the entry chunk, and the endpoints' validators are VineJS, which the login page does without.
+ */
+const notifications = () =>
+  import('../../contract/notifications.endpoints').then((module) => module.NOTIFICATION_ENDPOINTS);
+const profile = () => import('../../contract/profile.endpoints').then((module) => module.PROFILE_ENDPOINTS);
+const impersonation = () =>
+  import('../../contract/impersonation.endpoints').then((module) => module.IMPERSONATION_ENDPOINTS);
+
+/** The caller's role, as the spec reads it: anyone not an admin uses the school admin's endpoints. */
+const role = () => readRole() ?? 'school_admin';
 
 /** Clicks and scrolls anywhere on the page (scrolls inside panels too: they are caught on the way down). */
 export const watchActivity = fromCallback<IdleEvent>(({ sendBack }) => {
@@ -31,8 +46,8 @@ export const watchActivity = fromCallback<IdleEvent>(({ sendBack }) => {
 /** Background count: a failure is only logged (spec section 8), the machine keeps the last count. */
 export const countUnread = fromPromise<number, void>(async () => {
   try {
-    const response = await call<number>(NOTIFICATION_PATHS.count);
-    return Number(response.data ?? 0);
+    const { data } = await send((await notifications()).count);
+    return Number(data ?? 0);
   } catch (failure) {
     console.warn('Could not refresh the unread notification count', failure);
     throw failure;
@@ -51,12 +66,12 @@ function toFormData(values: FormValues): FormData {
   return form;
 }
 
+/** The profile form, multipart (it may carry a photo): the server checks it, as `send` checks no form with files. */
 export const updateProfile = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
-  const { path, methodOverride } = PROFILE_UPDATE[readRole() ?? 'school_admin'];
   const form = toFormData(input);
-  form.set(METHOD_OVERRIDE_FIELD, methodOverride);
-  const response = await call(path, { method: 'POST', body: form });
-  return { message: typeof response.message === 'string' ? response.message : undefined };
+  form.set(METHOD_OVERRIDE_FIELD, PROFILE_METHOD_OVERRIDE[role()]);
+  const { message } = await send((await profile()).update[role()], { body: form });
+  return { message };
 });
 
 export const changePassword = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
@@ -65,28 +80,23 @@ export const changePassword = fromPromise<{ message?: string }, FormValues>(asyn
     password: String(input.password ?? ''),
     password_confirmation: String(input.password_confirmation ?? ''),
   };
-  const response = await call<{ message?: string }>(`${rolePrefix(readRole())}/change-password`, {
-    method: 'POST',
-    body: { ...body },
-  });
-  return { message: response.data?.message };
+  const { data } = await send((await profile()).changePassword[role()], { body: { ...body } });
+  return { message: data.message };
 });
 
 export const messageBoard = fromPromise<{ message?: string }, FormValues>(async ({ input }) => {
-  const response = await call(NOTIFICATION_PATHS.messageBoard, {
-    method: 'POST',
-    body: { subject: String(input.subject ?? ''), message: String(input.message ?? '') },
-  });
-  return { message: typeof response.message === 'string' ? response.message : undefined };
+  const body = { subject: String(input.subject ?? ''), message: String(input.message ?? '') };
+  const { message } = await send((await notifications()).messageBoard, { body });
+  return { message };
 });
 
 export const startImpersonation = fromPromise<ImpersonationStarted, StartImpersonationPayload>(
   async ({ input }) => {
-    const response = await call<ImpersonationStarted>(IMPERSONATION_PATHS.start, {
-      method: 'POST',
-      body: { ...input },
-    });
-    const started = response.data!;
+    const { data: started } = await send((await impersonation()).start, { body: { ...input } }).catch(
+      (failure) => {
+        throw inOneSentence(failure);
+      },
+    );
     storeSession(started.access_token, started.user.user_role);
     storeImpersonationToken(started.impersonation_token);
     return started;
@@ -94,18 +104,14 @@ export const startImpersonation = fromPromise<ImpersonationStarted, StartImperso
 );
 
 export const switchBack = fromPromise<SwitchedBack, { token: string }>(async ({ input }) => {
-  let response;
+  let admin: SwitchedBack;
   try {
-    response = await call<SwitchedBack>(IMPERSONATION_PATHS.switchBack, {
-      method: 'POST',
-      body: { token: input.token },
-    });
+    admin = (await send((await impersonation()).switchBack, { body: { token: input.token } })).data;
   } catch (failure) {
     // Refused for good: the token is dead, so the browser stops offering Switch To Admin.
     if (isApiFailure(failure) && failure.status === 403) storeImpersonationToken(null);
-    throw failure;
+    throw inOneSentence(failure);
   }
-  const admin = response.data!;
   storeSession(admin.access_token, admin.user.user_role);
   storeImpersonationToken(null);
   return admin;

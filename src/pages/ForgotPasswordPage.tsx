@@ -3,7 +3,7 @@ import { Link, Redirect } from 'wouter';
 import { LOGIN_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { formDialogMachine } from '../../machines/formDialog.machine';
-import { requestResetCode } from '../api/schools';
+import { requestResetCode } from '../api/passwordReset';
 import { Alert, Button, TextField } from '../ui/controls';
 import { formValuesOf } from '../ui/formValues';
 import { AuthLayout } from './AuthLayout';

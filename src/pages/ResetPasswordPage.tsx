@@ -5,7 +5,7 @@ import { LOGIN_PATH } from '../../contract/navigation';
 import { PASSWORD_MIN_LENGTH } from '../../contract/profile';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { formDialogMachine } from '../../machines/formDialog.machine';
-import { resetPassword } from '../api/schools';
+import { resetPassword } from '../api/passwordReset';
 import { Alert, Button, TextField } from '../ui/controls';
 import { formValuesOf } from '../ui/formValues';
 import { NewPasswordFields } from '../ui/NewPasswordFields';

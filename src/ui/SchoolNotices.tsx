@@ -1,13 +1,10 @@
 import { Suspense } from 'react';
-import { NOTIFICATION_PATHS, type SchoolNotice } from '../../contract/notifications';
 import { formatDateTime } from '../../contract/format';
-import { call } from '../api/client';
+import { loadSchoolNotices } from '../api/notifications';
 import { LoadBoundary, useResource } from '../app/resource';
 
-const loadNotices = () => call<SchoolNotice[]>(NOTIFICATION_PATHS.schoolNotices).then((r) => r.data!);
-
 function NoticeList() {
-  const notices = useResource('school-notices', loadNotices);
+  const notices = useResource('school-notices', loadSchoolNotices);
   if (!notices.length) return <p className="mt-1 text-slate-600">Nothing from the board yet.</p>;
   return (
     <ul className="mt-2 divide-y divide-slate-200">

@@ -10,7 +10,8 @@ import {
   type CandidateRow,
 } from '../../contract/candidates';
 import { fillPath } from '../../contract/endpoint';
-import { NOTIFICATION_PATHS, type BoardNotification, type SchoolNotice } from '../../contract/notifications';
+import type { BoardNotification, SchoolNotice } from '../../contract/notifications';
+import { NOTIFICATION_ENDPOINTS } from '../../contract/notifications.endpoints';
 import type { DietExtension, DietRow, RegistrationWindow } from '../../contract/diets';
 import type { OffenderRow } from '../../contract/offenders';
 import type { Page } from '../../contract/pagination';
@@ -176,11 +177,11 @@ describe('what the board admin sees', () => {
     expect(resitList.total).toBeGreaterThanOrEqual(10);
     expect(new Set(resitList.items.map((row) => row.candidate.school.code)).size).toBeGreaterThan(2);
 
-    const unread = await get<Page<BoardNotification>>(NOTIFICATION_PATHS.unread, tokens.admin);
-    const read = await get<Page<BoardNotification>>(NOTIFICATION_PATHS.read, tokens.admin);
+    const unread = await get<Page<BoardNotification>>(NOTIFICATION_ENDPOINTS.unread.path, tokens.admin);
+    const read = await get<Page<BoardNotification>>(NOTIFICATION_ENDPOINTS.read.path, tokens.admin);
     expect(unread.total).toBeGreaterThan(0);
     expect(read.total).toBeGreaterThan(0);
-    expect(await get<number>(NOTIFICATION_PATHS.count, tokens.admin)).toBe(unread.total);
+    expect(await get<number>(NOTIFICATION_ENDPOINTS.count.path, tokens.admin)).toBe(unread.total);
     for (const notification of [...unread.items, ...read.items]) expect(notification.school).not.toBeNull();
   });
 
@@ -226,7 +227,7 @@ describe('what the board admin sees', () => {
     );
     expect(calabar).toMatchObject({ open: true, extension: { until: extension.until } });
     // And told on its dashboard, as granting one from the Exam diets page tells it.
-    const notices = await get<SchoolNotice[]>(NOTIFICATION_PATHS.schoolNotices, tokens.school2);
+    const notices = await get<SchoolNotice[]>(NOTIFICATION_ENDPOINTS.schoolNotices.path, tokens.school2);
     expect(notices.map((notice) => notice.title)).toContain(`Registration for ${current.name} extended`);
     const ibadan = await get<RegistrationWindow>(
       REGISTRATION_ENDPOINTS.window.school_admin.path,

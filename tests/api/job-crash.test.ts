@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_PATH } from '../../contract/schools';
+import { AUTH_ENDPOINTS } from '../../contract/auth.endpoints';
 import { createPostgresDatabase } from './portal';
 import { baseEnv, spawnPortal, type PortalProcess } from './processes';
 import { startSmtpServer } from './smtp';
@@ -52,7 +52,7 @@ describe('a job running when its process is killed with SIGKILL', () => {
     const url = await first.listening();
 
     const email = 'school1@example.org';
-    const asked = await fetch(url + FORGOT_PASSWORD_PATH, {
+    const asked = await fetch(url + AUTH_ENDPOINTS.forgotPassword.path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email }),

@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFICATION_MESSAGES, NOTIFICATION_PATHS } from '../../contract/notifications';
+import { NOTIFICATION_MESSAGES } from '../../contract/notifications';
+import { NOTIFICATION_ENDPOINTS } from '../../contract/notifications.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { notifications, throttleHits } from '../../server/db/schema';
 import { MESSAGE_LIMIT } from '../../server/notifications/service';
@@ -44,7 +45,7 @@ describe('a burst at the message board', () => {
 
     const responses = await Promise.all(
       Array.from({ length: BURST }, (_, i) =>
-        t.request('POST', NOTIFICATION_PATHS.messageBoard, {
+        t.request('POST', NOTIFICATION_ENDPOINTS.messageBoard.path, {
           token,
           json: { subject: `Burst ${i}`, message: 'All at once.' },
         }),

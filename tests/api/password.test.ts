@@ -4,9 +4,10 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
+import { AUTH_ENDPOINTS } from '../../contract/auth.endpoints';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { PASSWORD_MESSAGES } from '../../contract/profile';
-import { FORGOT_PASSWORD_PATH, RESET_MESSAGES, RESET_PASSWORD_PATH } from '../../contract/schools';
+import { RESET_MESSAGES } from '../../contract/schools';
 import { issueToken } from '../../server/auth/tokens';
 import { accessTokens, auditLog, signInChallenges, throttleHits, users } from '../../server/db/schema';
 import { DEMO_PASSWORD } from '../../server/demo';
@@ -303,7 +304,8 @@ describe('who may change a password', () => {
 
 describe("'Forgot your password?' (POST /api/auth/forgot-password)", () => {
   const MAILED = { success: true, message: RESET_MESSAGES.codeMailed };
-  const forgot = (email: unknown) => t.request('POST', FORGOT_PASSWORD_PATH, { json: { email } });
+  const forgot = (email: unknown) =>
+    t.request('POST', AUTH_ENDPOINTS.forgotPassword.path, { json: { email } });
 
   /** The reset codes mailed to this address, oldest first. */
   function resetCodesTo(email: string): string[] {
@@ -340,7 +342,7 @@ describe("'Forgot your password?' (POST /api/auth/forgot-password)", () => {
     expect(resetCodesTo(gone.email)).toEqual([]);
 
     // The mailed code sets the password, once, and the new one signs in.
-    const reset = await t.request('POST', RESET_PASSWORD_PATH, {
+    const reset = await t.request('POST', AUTH_ENDPOINTS.resetPassword.path, {
       json: { email: user.email, code, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
     });
     expect(reset.status).toBe(200);
@@ -364,7 +366,7 @@ describe("'Forgot your password?' (POST /api/auth/forgot-password)", () => {
     await forgot(user.email);
     const [first, second] = await waitForCodes(user.email, 2);
     const setWith = (code: string) =>
-      t.request('POST', RESET_PASSWORD_PATH, {
+      t.request('POST', AUTH_ENDPOINTS.resetPassword.path, {
         json: { email: user.email, code, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD },
       });
     if (first !== second) expect((await setWith(first)).status).toBe(422);

@@ -3,16 +3,17 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../contract/auth';
+import { AUTH_ENDPOINTS } from '../../contract/auth.endpoints';
+import { fillPath } from '../../contract/endpoint';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import { PASSWORD_MESSAGES } from '../../contract/profile';
 import {
   RESET_MAX_ATTEMPTS,
   RESET_MESSAGES,
-  RESET_PASSWORD_PATH,
   SCHOOL_ADMIN_MESSAGES as A,
   SCHOOL_MESSAGES as S,
-  SCHOOL_PATHS,
 } from '../../contract/schools';
+import { SCHOOL_ENDPOINTS } from '../../contract/schools.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { accessTokens, passwordResets, throttleHits, users } from '../../server/db/schema';
 import { demoSignIns, lastAudit, schoolIdOf } from './fixtures';
@@ -61,12 +62,16 @@ function resetCode(email: string): string {
 }
 
 const reset = (email: string, code: string, password = NEW_PASSWORD) =>
-  post(RESET_PASSWORD_PATH, { email, code, password, password_confirmation: password }, undefined);
+  post(
+    AUTH_ENDPOINTS.resetPassword.path,
+    { email, code, password, password_confirmation: password },
+    undefined,
+  );
 
 let counter = 0;
 async function newAdmin(prefix = 'new') {
   const email = `${prefix}.${++counter}@example.org`;
-  const response = await post(SCHOOL_PATHS.admins(calabar), {
+  const response = await post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: calabar }), {
     name: 'Ngozi Okafor',
     email: email.toUpperCase(),
     phone_number: '+234 803 111 2222',
@@ -99,7 +104,9 @@ describe('adding a school admin', () => {
     expect(stored.codeHash).not.toContain(resetCode(email));
     expect(stored.createdBy).toBe(adminId);
 
-    const listed = await t.request('GET', `${SCHOOL_PATHS.list}?search=CHT-CA`, { token: tokens.admin });
+    const listed = await t.request('GET', `${SCHOOL_ENDPOINTS.list.path}?search=CHT-CA`, {
+      token: tokens.admin,
+    });
     expect(listed.body.data.items[0].admins.map((a: { email: string }) => a.email)).toContain(email);
 
     const audit = await lastAudit(t, 'user.created', id);
@@ -116,22 +123,31 @@ describe('adding a school admin', () => {
   });
 
   it('says what is missing or wrong, and refuses an email already used (in any case)', async () => {
-    const empty = await post(SCHOOL_PATHS.admins(calabar), { name: '', email: '' });
+    const empty = await post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: calabar }), {
+      name: '',
+      email: '',
+    });
     expect(empty.status).toBe(422);
     expect(empty.body.message).toEqual({ name: [A.nameRequired], email: [A.emailRequired] });
-    const wrong = await post(SCHOOL_PATHS.admins(calabar), {
+    const wrong = await post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: calabar }), {
       name: 'X',
       email: 'nope',
       phone_number: 'call me',
     });
     expect(wrong.body.message).toEqual({ email: [A.emailInvalid], phone_number: [A.phoneInvalid] });
-    const taken = await post(SCHOOL_PATHS.admins(calabar), { name: 'Copy', email: 'School1@Example.org' });
+    const taken = await post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: calabar }), {
+      name: 'Copy',
+      email: 'School1@Example.org',
+    });
     expect(taken.status).toBe(422);
     expect(taken.body.message).toEqual({ email: [A.emailTaken] });
   });
 
   it('answers 404 for a school that does not exist', async () => {
-    const response = await post(SCHOOL_PATHS.admins(999_999), { name: 'Someone', email: 'x@example.org' });
+    const response = await post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: 999_999 }), {
+      name: 'Someone',
+      email: 'x@example.org',
+    });
     expect(response.status).toBe(404);
     expect(response.body.message).toBe(S.notFound);
   });
@@ -147,7 +163,7 @@ describe('deactivating and reactivating', () => {
         .status,
     ).toBe(200);
 
-    const off = await post(SCHOOL_PATHS.adminActive(id), { active: false });
+    const off = await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: false });
     expect(off.status).toBe(200);
     expect(off.body.message).toBe(A.deactivated);
     expect(off.body.data).toMatchObject({ id, active: false });
@@ -169,7 +185,7 @@ describe('deactivating and reactivating', () => {
     expect(audit).toMatchObject({ actorId: adminId, before: { active: true } });
     expect(audit.after).toMatchObject({ active: false, revoked_tokens: [expect.any(Number)] });
 
-    const on = await post(SCHOOL_PATHS.adminActive(id), { active: true });
+    const on = await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: true });
     expect(on.body.message).toBe(A.reactivated);
     expect((await lastAudit(t, 'user.reactivated', id)).after).toEqual({ active: true });
     await expect(t.signIn(email, NEW_PASSWORD)).resolves.toMatch(/^\d+\|/);
@@ -177,14 +193,18 @@ describe('deactivating and reactivating', () => {
 
   it('refuses a value that is not true or false, and anyone who is not a school admin (404)', async () => {
     const { id } = await newAdmin();
-    const bad = await post(SCHOOL_PATHS.adminActive(id), { active: 'no' });
+    const bad = await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: 'no' });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toEqual({ active: [A.activeInvalid] });
-    const board = await post(SCHOOL_PATHS.adminActive(adminId), { active: false });
+    const board = await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id: adminId }), { active: false });
     expect(board.status).toBe(404);
     expect(board.body.message).toBe(A.notFound);
-    expect((await post(SCHOOL_PATHS.adminReset(adminId), {})).status).toBe(404);
-    expect((await post(SCHOOL_PATHS.adminActive(999_999), { active: false })).status).toBe(404);
+    expect((await post(fillPath(SCHOOL_ENDPOINTS.adminPasswordReset.path, { id: adminId }), {})).status).toBe(
+      404,
+    );
+    expect(
+      (await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id: 999_999 }), { active: false })).status,
+    ).toBe(404);
   });
 });
 
@@ -194,7 +214,7 @@ describe('reset codes', () => {
 
   it('a code sent by the board sets the password once, signs out old sessions, and is audited', async () => {
     const { id, email } = await newAdmin('once');
-    const sent = await post(SCHOOL_PATHS.adminReset(id), {});
+    const sent = await post(fillPath(SCHOOL_ENDPOINTS.adminPasswordReset.path, { id }), {});
     expect(sent.status).toBe(200);
     expect(sent.body.message).toBe(A.resetSent);
     expect(mailsTo(email)).toHaveLength(2);
@@ -220,7 +240,7 @@ describe('reset codes', () => {
   it('only the newest code works', async () => {
     const { id, email } = await newAdmin();
     const first = resetCode(email);
-    await post(SCHOOL_PATHS.adminReset(id), {});
+    await post(fillPath(SCHOOL_ENDPOINTS.adminPasswordReset.path, { id }), {});
     const second = resetCode(email);
     if (first !== second) expect((await reset(email, first)).status).toBe(422);
     expect((await reset(email, second)).status).toBe(200);
@@ -272,9 +292,9 @@ describe('reset codes', () => {
   it("a deactivated account's code does not work, and none is sent to it", async () => {
     const { id, email } = await newAdmin();
     const code = resetCode(email);
-    await post(SCHOOL_PATHS.adminActive(id), { active: false });
+    await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: false });
     expect((await reset(email, code)).status).toBe(422);
-    const send = await post(SCHOOL_PATHS.adminReset(id), {});
+    const send = await post(fillPath(SCHOOL_ENDPOINTS.adminPasswordReset.path, { id }), {});
     expect(send.status).toBe(409);
     expect(send.body.message).toBe(A.resetInactive);
   });
@@ -282,14 +302,14 @@ describe('reset codes', () => {
   it('a code mailed before a deactivation does not come back with the reactivation', async () => {
     const { id, email } = await newAdmin();
     const code = resetCode(email);
-    await post(SCHOOL_PATHS.adminActive(id), { active: false });
-    await post(SCHOOL_PATHS.adminActive(id), { active: true });
+    await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: false });
+    await post(fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: true });
     expect((await reset(email, code)).status).toBe(422);
   });
 
   it('says what is wrong with the form', async () => {
     const response = await post(
-      RESET_PASSWORD_PATH,
+      AUTH_ENDPOINTS.resetPassword.path,
       { email: 'x', code: '12', password: 'short', password_confirmation: 'other' },
       undefined,
     );
@@ -300,7 +320,7 @@ describe('reset codes', () => {
       password: [PASSWORD_MESSAGES.tooShort],
     });
     const mismatch = await post(
-      RESET_PASSWORD_PATH,
+      AUTH_ENDPOINTS.resetPassword.path,
       { email: 'x@example.org', code: '123456', password: NEW_PASSWORD, password_confirmation: 'other' },
       undefined,
     );
@@ -312,9 +332,12 @@ describe('who may', () => {
   it('a school admin is refused (403) every account call; nobody signed in gets 401', async () => {
     const { id } = await newAdmin();
     const calls: [string, unknown][] = [
-      [SCHOOL_PATHS.admins(calabar), { name: 'Someone', email: 'someone@example.org' }],
-      [SCHOOL_PATHS.adminActive(id), { active: false }],
-      [SCHOOL_PATHS.adminReset(id), {}],
+      [
+        fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: calabar }),
+        { name: 'Someone', email: 'someone@example.org' },
+      ],
+      [fillPath(SCHOOL_ENDPOINTS.adminActive.path, { id }), { active: false }],
+      [fillPath(SCHOOL_ENDPOINTS.adminPasswordReset.path, { id }), {}],
     ];
     for (const [route, json] of calls) {
       expect((await post(route, json, tokens.school1)).status, route).toBe(403);

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CANDIDATE_RULE_MESSAGES as R } from '../../contract/candidates';
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
-import { SCHOOL_MESSAGES as S, SCHOOL_PATHS, type SchoolRow } from '../../contract/schools';
+import { SCHOOL_MESSAGES as S, type SchoolRow } from '../../contract/schools';
+import { SCHOOL_ENDPOINTS } from '../../contract/schools.endpoints';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import { fillPath } from '../../contract/endpoint';
@@ -53,7 +54,7 @@ const post = (path: string, json: unknown, token: string | undefined = tokens.ad
 
 describe('creating a school', () => {
   it('stores it with its code upper-cased and its email lower-cased, answers the row, and audits it', async () => {
-    const response = await post(SCHOOL_PATHS.list, VALID);
+    const response = await post(SCHOOL_ENDPOINTS.create.path, VALID);
     expect(response.status).toBe(200);
     expect(response.body.message).toBe(S.created);
     const row = response.body.data as SchoolRow;
@@ -69,7 +70,9 @@ describe('creating a school', () => {
       status: 'active',
       admins: [],
     });
-    const listed = await t.request('GET', `${SCHOOL_PATHS.list}?search=son-ab`, { token: tokens.admin });
+    const listed = await t.request('GET', `${SCHOOL_ENDPOINTS.list.path}?search=son-ab`, {
+      token: tokens.admin,
+    });
     expect(listed.body.data.items).toEqual([row]);
 
     const audit = await lastAudit(t, 'school.created', row.id);
@@ -79,7 +82,7 @@ describe('creating a school', () => {
   });
 
   it('takes only the required fields, leaving address and contact empty', async () => {
-    const response = await post(SCHOOL_PATHS.list, {
+    const response = await post(SCHOOL_ENDPOINTS.create.path, {
       code: 'MIN-1',
       name: 'Minimal School',
       state: 'Oyo',
@@ -97,7 +100,7 @@ describe('creating a school', () => {
   });
 
   it('says what is missing, field by field', async () => {
-    const response = await post(SCHOOL_PATHS.list, { code: '', name: '  ', state: '' });
+    const response = await post(SCHOOL_ENDPOINTS.create.path, { code: '', name: '  ', state: '' });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({
       success: false,
@@ -111,7 +114,7 @@ describe('creating a school', () => {
   });
 
   it('says what is wrong with a code, an email, a phone number and a country', async () => {
-    const bad = await post(SCHOOL_PATHS.list, {
+    const bad = await post(SCHOOL_ENDPOINTS.create.path, {
       ...VALID,
       code: 'SON AB!',
       contact_email: 'not-an-email',
@@ -123,13 +126,13 @@ describe('creating a school', () => {
       contact_email: [S.emailInvalid],
       contact_phone: [S.phoneInvalid],
     });
-    const country = await post(SCHOOL_PATHS.list, { ...VALID, code: 'NEW-1', country: 'XX' });
+    const country = await post(SCHOOL_ENDPOINTS.create.path, { ...VALID, code: 'NEW-1', country: 'XX' });
     expect(country.status).toBe(422);
     expect(country.body.message).toEqual({ country: [S.countryInvalid] });
   });
 
   it('refuses a code another school has, in any case', async () => {
-    const response = await post(SCHOOL_PATHS.list, { ...VALID, code: 'sht-ib' });
+    const response = await post(SCHOOL_ENDPOINTS.create.path, { ...VALID, code: 'sht-ib' });
     expect(response.status).toBe(422);
     expect(response.body.message).toEqual({ code: [S.codeTaken] });
   });
@@ -137,9 +140,9 @@ describe('creating a school', () => {
 
 describe('editing a school', () => {
   it('replaces its fields and audits before and after', async () => {
-    const created = (await post(SCHOOL_PATHS.list, { ...VALID, code: 'EDIT-1', name: 'Before' })).body
-      .data as SchoolRow;
-    const response = await post(SCHOOL_PATHS.one(created.id), {
+    const created = (await post(SCHOOL_ENDPOINTS.create.path, { ...VALID, code: 'EDIT-1', name: 'Before' }))
+      .body.data as SchoolRow;
+    const response = await post(fillPath(SCHOOL_ENDPOINTS.update.path, { id: created.id }), {
       ...VALID,
       code: 'edit-2',
       name: 'After',
@@ -164,15 +167,22 @@ describe('editing a school', () => {
   });
 
   it('keeps its own code, but not another school’s', async () => {
-    const created = (await post(SCHOOL_PATHS.list, { ...VALID, code: 'KEEP-1' })).body.data as SchoolRow;
-    expect((await post(SCHOOL_PATHS.one(created.id), { ...VALID, code: 'keep-1' })).status).toBe(200);
-    const taken = await post(SCHOOL_PATHS.one(created.id), { ...VALID, code: 'CHT-CA' });
+    const created = (await post(SCHOOL_ENDPOINTS.create.path, { ...VALID, code: 'KEEP-1' })).body
+      .data as SchoolRow;
+    expect(
+      (await post(fillPath(SCHOOL_ENDPOINTS.update.path, { id: created.id }), { ...VALID, code: 'keep-1' }))
+        .status,
+    ).toBe(200);
+    const taken = await post(fillPath(SCHOOL_ENDPOINTS.update.path, { id: created.id }), {
+      ...VALID,
+      code: 'CHT-CA',
+    });
     expect(taken.status).toBe(422);
     expect(taken.body.message).toEqual({ code: [S.codeTaken] });
   });
 
   it('answers 404 for a school that does not exist', async () => {
-    const response = await post(SCHOOL_PATHS.one(999_999), VALID);
+    const response = await post(fillPath(SCHOOL_ENDPOINTS.update.path, { id: 999_999 }), VALID);
     expect(response.status).toBe(404);
     expect(response.body.message).toBe(S.notFound);
     expect((await post('/api/admin/training-schools/abc', VALID)).status).toBe(404);
@@ -181,7 +191,9 @@ describe('editing a school', () => {
 
 describe('the status', () => {
   it('suspends and reactivates, each change audited once', async () => {
-    const suspend = await post(SCHOOL_PATHS.status(ibadan), { status: 'suspended' });
+    const suspend = await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), {
+      status: 'suspended',
+    });
     expect(suspend.status).toBe(200);
     expect(suspend.body.message).toBe(S.suspended);
     expect(suspend.body.data).toMatchObject({ id: ibadan, status: 'suspended' });
@@ -194,23 +206,27 @@ describe('the status', () => {
     });
 
     // The same status again is no change, and no new entry.
-    expect((await post(SCHOOL_PATHS.status(ibadan), { status: 'suspended' })).status).toBe(200);
+    expect(
+      (await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'suspended' })).status,
+    ).toBe(200);
     expect((await lastAudit(t, 'school.status_changed', ibadan)).id).toBe(audit.id);
 
-    const activate = await post(SCHOOL_PATHS.status(ibadan), { status: 'active' });
+    const activate = await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'active' });
     expect(activate.body.message).toBe(S.activated);
     expect((await lastAudit(t, 'school.status_changed', ibadan)).after).toEqual({ status: 'active' });
   });
 
   it('refuses an unknown status (422) and an unknown school (404)', async () => {
-    const bad = await post(SCHOOL_PATHS.status(ibadan), { status: 'closed' });
+    const bad = await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'closed' });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toEqual({ status: [S.statusInvalid] });
-    expect((await post(SCHOOL_PATHS.status(999_999), { status: 'active' })).status).toBe(404);
+    expect(
+      (await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: 999_999 }), { status: 'active' })).status,
+    ).toBe(404);
   });
 
   it("a suspended school's admin still signs in and sees their records, but cannot register", async () => {
-    await post(SCHOOL_PATHS.status(ibadan), { status: 'suspended' });
+    await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'suspended' });
     const token = await t.signIn('school1@example.org');
     // Their profile says so, so the portal can tell them before they try.
     const profile = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
@@ -226,7 +242,7 @@ describe('the status', () => {
     expect(register.status).toBe(403);
     expect(register.body.message).toBe(R.registrationSchoolSuspended);
 
-    await post(SCHOOL_PATHS.status(ibadan), { status: 'active' });
+    await post(fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'active' });
     const active = await t.request('GET', '/api/training-school-admin/user-profile-information', { token });
     expect(active.body.data.training_school).toMatchObject({ code: 'SHT-IB', status: 'active' });
     const again = await post(
@@ -241,9 +257,9 @@ describe('the status', () => {
 describe('who may', () => {
   const calls = () =>
     [
-      [SCHOOL_PATHS.list, VALID],
-      [SCHOOL_PATHS.one(ibadan), VALID],
-      [SCHOOL_PATHS.status(ibadan), { status: 'suspended' }],
+      [SCHOOL_ENDPOINTS.create.path, VALID],
+      [fillPath(SCHOOL_ENDPOINTS.update.path, { id: ibadan }), VALID],
+      [fillPath(SCHOOL_ENDPOINTS.status.path, { id: ibadan }), { status: 'suspended' }],
     ] as const;
 
   it('a school admin is refused (403) and nothing changes', async () => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { fillPath } from '../../contract/endpoint';
 import { SIDEBAR } from '../../contract/navigation';
-import { SCHOOL_PATHS } from '../../contract/schools';
+import { SCHOOL_ENDPOINTS } from '../../contract/schools.endpoints';
 import { uniqueLetters } from './indexing';
 import { apiSignIn, readMailedCode, signIn } from './support';
 
@@ -118,10 +119,10 @@ test("'Forgot your password?' mails a code to the account's address, and the cod
   // An account of its own, so the demo sign-ins keep their passwords.
   const admin = await apiSignIn(request, 'admin@example.org');
   const headers = { Authorization: `Bearer ${admin}` };
-  const schools = await request.get(`${SCHOOL_PATHS.list}?search=SHT-IB`, { headers });
+  const schools = await request.get(`${SCHOOL_ENDPOINTS.list.path}?search=SHT-IB`, { headers });
   const school = (await schools.json()).data.items.find((row: { code: string }) => row.code === 'SHT-IB');
   const email = `forgetful.${uniqueLetters().toLowerCase()}@example.org`;
-  const added = await request.post(SCHOOL_PATHS.admins(school.id), {
+  const added = await request.post(fillPath(SCHOOL_ENDPOINTS.addAdmin.path, { id: school.id }), {
     headers,
     data: { name: 'Kemi Forgetful', email },
   });

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../../contract/auth';
+import { AUTH_ENDPOINTS } from '../../../contract/auth.endpoints';
 import { PASSWORD_MESSAGES } from '../../../contract/profile';
-import { FORGOT_PASSWORD_PATH, RESET_MESSAGES, RESET_PASSWORD_PATH } from '../../../contract/schools';
+import { RESET_MESSAGES } from '../../../contract/schools';
 import { FORGOT_LIMIT_PER_EMAIL, RESET_LIMIT_PER_ADDRESS } from '../../../server/auth/passwordReset';
 import { sha256 } from '../../../server/secrets';
 import {
@@ -129,7 +130,7 @@ describe('limits under 100 parallel requests', () => {
 
   it(`answers ${RESET_LIMIT_PER_ADDRESS} of 100 password resets with a code from one address`, async () => {
     const answers = await burst(100, () =>
-      t.request('POST', RESET_PASSWORD_PATH, {
+      t.request('POST', AUTH_ENDPOINTS.resetPassword.path, {
         json: {
           email: 'school1@example.org',
           code: '000000',
@@ -147,7 +148,7 @@ describe('limits under 100 parallel requests', () => {
 
   it(`mails ${FORGOT_LIMIT_PER_EMAIL.max} reset codes for 100 asks about one email`, async () => {
     const answers = await burst(100, (i) =>
-      t.request('POST', FORGOT_PASSWORD_PATH, {
+      t.request('POST', AUTH_ENDPOINTS.forgotPassword.path, {
         json: { email: 'admin@example.org' },
         headers: from(`192.0.2.${i + 1}`),
       }),

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_PATH } from '../../../contract/schools';
+import { AUTH_ENDPOINTS } from '../../../contract/auth.endpoints';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { auditLog } from '../../../server/db/schema';
 import { DEMO_PASSWORD } from '../../../server/demo';
@@ -65,7 +65,7 @@ async function signedInFrom(t: TestPortal, email: string, forwardedFor: string):
 /** 'Forgot your password?' allows 20 asks an hour from one address (server/auth/passwordReset.ts). */
 const FORGOT_PER_ADDRESS = 20;
 const forgotFrom = (t: TestPortal, forwardedFor: string, i: number) =>
-  t.request('POST', FORGOT_PASSWORD_PATH, {
+  t.request('POST', AUTH_ENDPOINTS.forgotPassword.path, {
     json: { email: `nobody${i}@example.org` },
     headers: { 'x-forwarded-for': forwardedFor },
   });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '../../../contract/schools';
+import { AUTH_ENDPOINTS } from '../../../contract/auth.endpoints';
 import { DEMO_PASSWORD } from '../../../server/demo';
 import { createPostgresDatabase } from '../portal';
 import { startSmtpServer } from '../smtp';
@@ -95,10 +95,10 @@ describe('no secret in the log with SMTP configured', () => {
     expect(confirmed.status).toBe(200);
     secrets.push(signInCode, login.body.data!.login_id, confirmed.body.data!.access_token);
 
-    expect((await post(FORGOT_PASSWORD_PATH, { email })).status).toBe(200);
+    expect((await post(AUTH_ENDPOINTS.forgotPassword.path, { email })).status).toBe(200);
     const resetCode = await mailedCode(2, /^Subject: Your password reset code: (\d{6})$/m);
     const newPassword = 'a-new-password-for-the-log-test';
-    const reset = await post(RESET_PASSWORD_PATH, {
+    const reset = await post(AUTH_ENDPOINTS.resetPassword.path, {
       email,
       code: resetCode,
       password: newPassword,

