@@ -43,7 +43,7 @@ interface StandardIssue {
 }
 
 /** A validator the OpenAPI document can describe: VineJS's (`toJSONSchema`, JSON Schema draft 7). */
-export interface DescribedValidator<Output> extends StandardValidator<Output> {
+interface DescribedValidator<Output> extends StandardValidator<Output> {
   toJSONSchema(): object;
 }
 
@@ -74,7 +74,7 @@ export async function runValidator<T>(
  * whose whole check is the server's, since it reads the database or streams a large file (the
  * candidate form, bulk indexing's zip, marks from paper); `fields` names its parts.
  */
-export type EndpointInput<Output> =
+type EndpointInput<Output> =
   | { in: 'json' | 'query'; validator: DescribedValidator<Output> }
   | { in: 'form'; validator: DescribedValidator<Output>; files: readonly string[] }
   | { in: 'upload'; fields: Readonly<Record<string, 'file' | 'text'>> };

@@ -14,11 +14,6 @@ export const ROLE_LABELS: Record<Role, string> = {
 export const TOKEN_COOKIE = 'token';
 export const ROLE_COOKIE = 'user_role';
 
-/** The API prefix of a role's own endpoints. */
-export function rolePrefix(role: Role | null | undefined): '/api/admin' | '/api/training-school-admin' {
-  return role === 'admin' ? '/api/admin' : '/api/training-school-admin';
-}
-
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }

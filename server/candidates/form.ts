@@ -14,7 +14,7 @@ import type { FieldMessages } from '../../contract/envelope';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, nationalities, trainingSchools } from '../db/schema';
 import { Invalid } from '../errors';
-import { runValidator } from '../http/validate';
+import { runValidator } from '../../contract/endpoint';
 import { checkUpload, type Upload, type UploadRule } from '../storage/uploads';
 
 /**

@@ -6,7 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '../db/client';
 import type { AppContext, AppEnv, Caller, Deps } from './context';
 import { NOTHING_HERE, refuse, unauthenticated } from './respond';
-import type { Audience } from './route';
+import type { Audience } from '../../contract/endpoint';
 
 /**
  * The client's address, as rate limits and the audit log take it: the socket's, or behind trusted

@@ -4,8 +4,6 @@ import type { ListDefinition } from '../../contract/lists';
 import type { AppEnv } from './context';
 import { json, query } from './validate';
 
-export type { Audience, Method };
-
 /**
  * A route: the endpoint it serves (contract/*.endpoints.ts, or a list definition) and its handlers.
  * The route modules (server/routes/) are lists of these; server/routes/index.ts gathers them and the
@@ -72,21 +70,3 @@ export function serveList<I extends Input>(
     handlers: [check, handler] as AnyHandler[],
   };
 }
-
-// Transitional (issue 24): the routes not yet moved onto their endpoint definitions. Removed when the last one moves.
-export { ADMIN, PUBLIC, SCHOOL_ADMIN } from '../../contract/endpoint';
-function define(method: Method) {
-  function route(path: string, allow: Audience, handler: Handler<AppEnv>): Route;
-  function route<I extends Input>(
-    path: string,
-    allow: Audience,
-    check: MiddlewareHandler<AppEnv, string, I>,
-    handler: Handler<AppEnv, string, I>,
-  ): Route;
-  function route(path: string, allow: Audience, ...handlers: Route['handlers']): Route {
-    return { method, path, allow, handlers: handlers as Route['handlers'] };
-  }
-  return route;
-}
-export const get = define('GET');
-export const post = define('POST');

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
 import { validator } from 'hono/validator';
+import { runValidator, type StandardValidator } from '../../contract/endpoint';
 import type { FieldMessages } from '../../contract/envelope';
 import { INPUT_MESSAGES, isReadable, MAX_INPUT_DEPTH } from '../../contract/input';
 import { Invalid, Refused } from '../errors';
@@ -15,42 +16,6 @@ import type { AppContext, AppEnv } from './context';
  * and read in the handler with `c.req.valid('json' | 'form' | 'query')`. A problem is thrown as
  * `Invalid` (a 422 with the field messages, from app.onError), so no handler sees unchecked input.
  */
-
-/**
- * What we use of a Standard Schema validator (https://standardschema.dev; VineJS 4's validators are
- * ones): its `~standard.validate`, answering the value or the issues, each naming its field. The spec
- * asks libraries to copy these few types rather than depend on its package.
- */
-export interface StandardValidator<Output> {
-  readonly '~standard': {
-    validate(value: unknown): StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly output: Output } | undefined;
-  };
-}
-type StandardResult<Output> =
-  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
-interface StandardIssue {
-  readonly message: string;
-  /** VineJS gives the field's dotted name; the spec an array of keys. */
-  readonly path?: string | ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
-}
-
-const fieldOf = (issue: StandardIssue): string =>
-  typeof issue.path === 'string'
-    ? issue.path
-    : (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
-
-/** The validated value, or every issue as the envelope's field messages (in the validator's order). */
-export async function runValidator<T>(
-  schema: StandardValidator<T>,
-  value: unknown,
-): Promise<{ value: T; fields?: undefined } | { fields: FieldMessages }> {
-  const result = await schema['~standard'].validate(value);
-  if (!result.issues) return { value: result.value };
-  const fields: FieldMessages = {};
-  for (const issue of result.issues) (fields[fieldOf(issue)] ??= []).push(issue.message);
-  return { fields };
-}
 
 /** The value, or the Invalid to throw. */
 async function validOrThrow<T>(schema: StandardValidator<T>, value: unknown): Promise<T> {

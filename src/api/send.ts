@@ -24,7 +24,7 @@ type ParamsFor<E> = E extends { path: infer P extends string }
     : { params: Record<ParamsOf<P>, string | number> }
   : object;
 
-export type SendOptions<E> = ParamsFor<E> & {
+type SendOptions<E> = ParamsFor<E> & {
   /** A POST's JSON body, or a form with files. */
   body?: Record<string, unknown> | FormData;
   /** A GET's query; empty values are left out. */

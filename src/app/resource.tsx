@@ -70,10 +70,6 @@ export function prefetchResource<T>(key: string, load: () => Promise<T>): void {
   resource(key, load).catch(() => {});
 }
 
-export function forgetResource(key: string) {
-  cache.delete(key);
-}
-
 /** Forgets every load that failed, so the next read asks again. */
 function forgetFailedResources() {
   for (const [key, entry] of cache) if (entry.failed) cache.delete(key);

@@ -11,8 +11,9 @@ import { users } from '../../server/db/schema';
 import { Invalid, NotFound, Refused, Unauthenticated } from '../../server/errors';
 import type { AppEnv } from '../../server/http/context';
 import { describeError, type Logger } from '../../server/log';
-import { ADMIN, get, post, type Route } from '../../server/http/route';
-import { form, json, query } from '../../server/http/validate';
+import { ADMIN, endpoint, shape } from '../../contract/endpoint';
+import { serve, type Route } from '../../server/http/route';
+import { form } from '../../server/http/validate';
 import { API_ROUTES } from '../../server/routes';
 import { DEMO_PASSWORD } from '../../server/demo';
 import { demoSignIns, profileForm } from './fixtures';
@@ -154,10 +155,27 @@ describe('the validation middleware', () => {
 
   it('reads a query string, and a JSON body, for any route that declares one', async () => {
     const probe = vine.create(vine.object({ page: vine.number().min(1), name: vine.string().trim() }));
+    const probeOf = <const K extends 'query' | 'json'>(method: 'GET' | 'POST', kind: K) =>
+      endpoint({
+        method,
+        path: '/probe',
+        roles: ADMIN,
+        summary: 'A probe',
+        input: { in: kind, validator: probe },
+        answer: shape<unknown>(),
+      });
+    const probeForm = endpoint({
+      method: 'POST',
+      path: '/probe/form',
+      roles: ADMIN,
+      summary: 'A probe with a form',
+      input: { in: 'form', validator: probe, files: [] },
+      answer: shape<unknown>(),
+    });
     const routes: Route[] = [
-      get('/probe', ADMIN, query(probe), (c) => c.json({ success: true, data: c.req.valid('query') })),
-      post('/probe', ADMIN, json(probe), (c) => c.json({ success: true, data: c.req.valid('json') })),
-      post('/probe/form', ADMIN, form(probe), (c) => c.json({ success: true, data: c.req.valid('form') })),
+      serve(probeOf('GET', 'query'), (c) => c.json({ success: true, data: c.req.valid('query') })),
+      serve(probeOf('POST', 'json'), (c) => c.json({ success: true, data: c.req.valid('json') })),
+      serve(probeForm, form(probe), (c) => c.json({ success: true, data: c.req.valid('form') })),
     ];
     const app = new Hono<AppEnv>();
     app.onError(answerError({ info: () => {}, error: () => {} }));
@@ -234,9 +252,14 @@ describe('what is not a domain error', () => {
   });
 });
 
-describe('routes are written once: the matrix is read from them', () => {
+describe('calls are written once: the routes and the matrix both read the definitions', () => {
   it('has one rule a route, with the route’s own method, path and roles', () => {
-    expect(ACCESS_MATRIX).toEqual(API_ROUTES.map(({ method, path, allow }) => ({ method, path, allow })));
+    const key = (rule: { method: string; path: string }) => `${rule.method} ${rule.path}`;
+    const byCall = (a: { method: string; path: string }, b: { method: string; path: string }) =>
+      key(a).localeCompare(key(b));
+    expect([...ACCESS_MATRIX].sort(byCall)).toEqual(
+      API_ROUTES.map(({ method, path, allow }) => ({ method, path, allow })).sort(byCall),
+    );
   });
 
   it('every route says who may call it, and has a handler', () => {

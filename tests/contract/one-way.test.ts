@@ -34,6 +34,9 @@ const linesMatching = (pattern: RegExp, allowed: string[]) =>
       lines.flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}`] : [])),
     );
 
+/** A line of code, not of a comment: a path named in a sentence is not a path written. */
+const isComment = (line: string) => /^\s*(\/\/|\/?\*)/.test(line);
+
 describe('one way per concept', () => {
   it('reads the sources', () => {
     expect(sources.length).toBeGreaterThan(200);
@@ -65,5 +68,28 @@ describe('one way per concept', () => {
 
   it('turns a diet code into a diet in server/diets/byCode.ts only', () => {
     expect(linesMatching(/eq\(diets\.code\b|\$\{diets\.code\}\s*=/, ['server/diets/byCode.ts'])).toEqual([]);
+  });
+
+  it('writes every API path once, in its endpoint definition: none in a route file or the SPA’s calls', () => {
+    const files = sources.filter(
+      ({ file }) => file.startsWith('server/routes/') || file.startsWith('src/api/'),
+    );
+    expect(files.length).toBeGreaterThan(30);
+    expect(
+      files.flatMap(({ file, lines }) =>
+        lines.flatMap((line, i) =>
+          !isComment(line) && /['"`]\/api\//.test(line) ? [`${file}:${i + 1}`] : [],
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('calls the API through send alone: no cast answer, no `.data!`, no check by hand', () => {
+    expect(
+      linesMatching(/\bcall<|\bcall\(|\.data!|checkInBrowser/, [
+        'src/api/client.ts',
+        'src/api/send.ts',
+      ]).filter((where) => where.startsWith('src/') || where.startsWith('machines/')),
+    ).toEqual([]);
   });
 });
