@@ -31,6 +31,8 @@ export function writePendingLogin(challenge: LoginChallenge | null) {
  * carries VineJS too); every later call finds it loaded.
  */
 const auth = () => import('../../contract/auth.endpoints').then((module) => module.AUTH_ENDPOINTS);
+/** Starts fetching the sign-in's checks as the user starts typing, so the POST does not wait for them. */
+export const prepareSignIn = () => void auth().catch(() => {});
 const profile = () => import('../../contract/profile.endpoints').then((module) => module.PROFILE_ENDPOINTS);
 
 /**

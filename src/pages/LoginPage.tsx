@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/navigation';
 import { useActors, useSession } from '../app/actors';
+import { prepareSignIn } from '../api/session';
 import { loadShell } from '../app/chunks';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';
@@ -40,7 +41,7 @@ export function LoginPage() {
 
   return (
     <AuthLayout title="Sign in">
-      <form onSubmit={submit} className="space-y-4" noValidate={false}>
+      <form onSubmit={submit} onFocus={prepareSignIn} className="space-y-4" noValidate={false}>
         {view.expired && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
         {generalError && <Alert tone="error">{generalError}</Alert>}
         <TextField
