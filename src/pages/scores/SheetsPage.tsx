@@ -112,6 +112,15 @@ function Sheets() {
 const gridsOf = (sheet: SheetRow): Grid[] =>
   sheet.kind === 'in_course' ? ['in-course'] : sheet.marker_three ? ['one', 'two', 'three'] : ['one', 'two'];
 
+/** The board's admins a marker is chosen from, as a select's options. */
+function MarkerOptions({ markers }: { markers: UserRef[] }) {
+  return markers.map((m) => (
+    <option key={m.id} value={m.id}>
+      {m.name}
+    </option>
+  ));
+}
+
 /** The third marker's form: a sheet's subject, the board's admins but its two markers to choose from. */
 const saveMarkerThree: SaveForm = (values) =>
   setMarkerThree(Number(values.sheet_id), Number(values.marker_three));
@@ -132,11 +141,7 @@ function MarkerThreeDialog({ dialog, markers }: { dialog: FormDialogRef; markers
           <>
             <input type="hidden" name="sheet_id" value={sheet.id} />
             <SelectField label="Third marker" name="marker_three" error={error('marker_three')}>
-              {choices.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <MarkerOptions markers={choices} />
             </SelectField>
           </>
         )
@@ -198,11 +203,7 @@ function SheetDialog({ dialog, diet, markers }: { dialog: FormDialogRef; diet: s
             name="marker_one"
             error={error('marker_one')}
           >
-            {markers.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
+            <MarkerOptions markers={markers} />
           </SelectField>
           {kind === 'exam' && (
             <SelectField
@@ -211,11 +212,7 @@ function SheetDialog({ dialog, diet, markers }: { dialog: FormDialogRef; diet: s
               defaultValue={markers[1]?.id}
               error={error('marker_two')}
             >
-              {markers.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
+              <MarkerOptions markers={markers} />
             </SelectField>
           )}
         </>
