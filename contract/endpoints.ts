@@ -3,6 +3,7 @@ import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import { DIET_ENDPOINTS } from './diets.endpoints';
+import { DOCUMENT_ENDPOINTS } from './documents.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { HEALTH_ENDPOINTS } from './health.endpoints';
 import { IMPERSONATION_ENDPOINTS } from './impersonation.endpoints';
@@ -41,6 +42,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   resits: RESIT_ENDPOINTS,
   offenders: OFFENDER_ENDPOINTS,
   diets: DIET_ENDPOINTS,
+  documents: DOCUMENT_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

@@ -8,6 +8,11 @@ import type { Upload } from '../storage/uploads';
 /** Candidate uploads live under this folder of the storage, each under a server-made random name. */
 const CANDIDATE_FOLDER = 'candidates';
 export const CANDIDATE_FILE_KIND = 'candidate_upload';
+/**
+ * The field of a candidate's small print photo: a JPEG made from the photo at upload (and by a job for
+ * photos uploaded before), which photocards and photo albums print instead of the 2 MB original.
+ */
+export const PRINT_PHOTO_FIELD = 'photo_print';
 
 export interface PutUpload {
   field: UploadField;
