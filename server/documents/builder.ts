@@ -3,6 +3,7 @@ import type {
   DocumentCell,
   DocumentHeading,
   Photocard,
+  PrintedDocument,
 } from '../../contract/documents';
 import type { PrintDocumentEnding } from '../../contract/navigation';
 import type { Database } from '../db/client';
@@ -46,8 +47,11 @@ export interface BuiltCard {
   facts: Facts;
 }
 
-/** Rows or cards: all at once, or in batches (large lists and photocards, read by keyset pages). */
-export type Rows<T> = readonly T[] | AsyncIterable<readonly T[]>;
+/**
+ * Rows or cards: all at once, or counted first and then read in batches (large lists and photocards,
+ * by keyset pages), so a PDF of 20,000 holds one batch in memory and knows its page count before it starts.
+ */
+export type Rows<T> = readonly T[] | { count: number; batches: AsyncIterable<readonly T[]> };
 
 /** A block as built: a table's rows and the cards may come in batches; everything else as drawn. */
 export type BuiltBlock =
@@ -72,4 +76,27 @@ export interface DocumentBuilder {
    * without building it all; null when it is no longer there. Without it, verification rebuilds.
    */
   factsOf?(db: Database, scope: DocumentScope, key: string): Promise<Facts | null>;
+}
+
+/** A block as a drawing reads it: rows and cards with their count, then in batches, cards with their codes. */
+export type PrintingBlock =
+  | Exclude<DocumentBlock, { kind: 'table' } | { kind: 'cards' }>
+  | (Omit<Extract<DocumentBlock, { kind: 'table' }>, 'rows'> & {
+      count: number;
+      rows: AsyncIterable<readonly DocumentCell[][]>;
+    })
+  | { kind: 'cards'; count: number; cards: AsyncIterable<readonly Photocard[]> };
+
+/**
+ * A print under way (server/documents/print.ts `startPrinting`): recorded, with its code, its head
+ * and its blocks to be drawn once, in order. A drawing (the JSON of the print page, the PDF) reads
+ * every block's rows to the end and then calls `finish`, which stores what the print certified.
+ */
+export interface Printing {
+  id: number;
+  head: Omit<PrintedDocument, 'blocks'>;
+  /** Rows and cards in all the blocks. */
+  count: number;
+  blocks: PrintingBlock[];
+  finish(): Promise<void>;
 }
