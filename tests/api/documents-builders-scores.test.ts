@@ -560,6 +560,16 @@ describe('result analysis', () => {
     });
   });
 
+  it('one paper chosen: that paper alone, its questions counted', async () => {
+    const read = await build('result-analysis', { diet: past.code, courseHeader: 'A1', paper: 'Paper II' });
+    const titles = tablesOf(read).map((table) => table.title);
+    expect(titles).toEqual(['Paper II: by question', 'Marker pairs: marker one and marker two of a sheet']);
+    // Paper II has four questions (q5 is worth nothing).
+    expect(tablesOf(read)[0].built.map((row) => row.cells[0])).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    expect(read.count).toBe(4);
+    expect(tablesOf(read)[1].built[0].facts.Sheets).toBe('1');
+  });
+
   it('the current diet: its blind sheets are not read, and its results are not published', async () => {
     const read = await build('result-analysis', { diet: current.code, courseHeader: 'A1' });
     const notices = noticesOf(read).join(' ');
