@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { ResitPaper } from '../../../contract/resits';
 import { formatDate } from '../../../contract/format';
 import { PRINT_PHOTO_FIELD } from '../../candidates/uploads';
@@ -38,15 +38,15 @@ export const registeredAt = (dietId: number) =>
 
 /** Entered to resit papers at the diet (a resit entry still on the list). */
 export const resitAt = (dietId: number) =>
-  sql`exists (select 1 from ${resits} where ${resits.dietId} = ${dietId}
+  sql<boolean>`exists (select 1 from ${resits} where ${resits.dietId} = ${dietId}
     and ${resits.candidateId} = ${CANDIDATE_ID} and ${resits.removedAt} is null)`;
 
 /** Sitting the diet: registered for it, or entered to resit papers at it. */
-export const sittingAt = (dietId: number) => sql`(${registeredAt(dietId)} or ${resitAt(dietId)})`;
+export const sittingAt = (dietId: number) => sql<boolean>`(${registeredAt(dietId)} or ${resitAt(dietId)})`;
 
 /** Barred from the diet by a sanction now. */
 export const barredAt = (dietId: number) =>
-  sql`exists (select 1 from ${examOffences}
+  sql<boolean>`exists (select 1 from ${examOffences}
     where ${examOffences.candidateId} = ${CANDIDATE_ID} and ${sanctionCovers(dietId)})`;
 
 /** The papers of the candidate's resit entry at the diet (null: none). */
@@ -151,7 +151,13 @@ export async function countCandidates(db: Database, where: SQL | undefined): Pro
   return row.count;
 }
 
-/** One page of candidates after `after` (the last of the page before) in the hall's order. */
+const HALL_ORDER_BY = [asc(trainingSchools.code), asc(courseHeaders.code), asc(candidates.candidateIndex)];
+
+/**
+ * One page of candidates after `after` (the last of the page before) in the hall's order: the page's
+ * ids are chosen first, by the conditions alone, and only its 500 rows get the per-row subqueries
+ * (resit papers, sanction), which would otherwise run for every candidate before the sort.
+ */
 function pageOf(
   db: Database,
   scope: DocumentScope,
@@ -162,9 +168,15 @@ function pageOf(
   const keyset = after
     ? sql`${HALL_ORDER} > (${after.schoolCode}, ${after.courseHeaderCode}, ${after.candidateIndex})`
     : undefined;
-  return selectLines(db, scope, and(where, keyset))
-    .orderBy(asc(trainingSchools.code), asc(courseHeaders.code), asc(candidates.candidateIndex))
+  const ids = db
+    .select({ id: candidates.id })
+    .from(candidates)
+    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .where(and(where, keyset))
+    .orderBy(...HALL_ORDER_BY)
     .limit(size);
+  return selectLines(db, scope, inArray(candidates.id, ids)).orderBy(...HALL_ORDER_BY);
 }
 
 /** Every candidate matching `where`, page by page, each page read when the one before is drawn. */
