@@ -49,7 +49,7 @@ import { selectOffenders, toOffenderRow } from '../offenders/service';
  */
 
 /** Whose record it is and who reads it. */
-export interface DossierCaller {
+interface DossierCaller {
   role: Role;
   scope: ListScope;
 }
