@@ -8,6 +8,7 @@ import {
   type CandidateRecord,
   type CandidateRow,
 } from './candidates';
+import type { CandidateDossier } from './candidateDossier';
 import { verificationValidator } from './candidates.validators';
 import { ADMIN, SCHOOL_ADMIN, endpoint, shape } from './endpoint';
 import { CANDIDATES_LIST } from './lists';
@@ -82,6 +83,27 @@ export const CANDIDATE_ENDPOINTS = {
       summary: "Register or unregister one of the school's candidates while its window is open",
       input: { in: 'json', validator: regStatusValidator },
       answer: shape<CandidateRow>(),
+    }),
+  },
+  /**
+   * A candidate's record page: identity, documents and their check, registration, payments, offences
+   * and results per diet, and what about them the caller may print. A school admin reads only their own
+   * school's candidates: another school's id is a 404, as an unknown one.
+   */
+  record: {
+    admin: endpoint({
+      method: 'GET',
+      path: '/api/admin/candidates/:id/record',
+      roles: ADMIN,
+      summary: "A candidate's record page: identity, documents, registration, payments, offences, results",
+      answer: shape<CandidateDossier>(),
+    }),
+    school_admin: endpoint({
+      method: 'GET',
+      path: '/api/training-school-admin/candidates/:id/record',
+      roles: SCHOOL_ADMIN,
+      summary: "The record page of one of the school's candidates (another school's: 404)",
+      answer: shape<CandidateDossier>(),
     }),
   },
   formOptions: endpoint({

@@ -44,6 +44,13 @@ export const BROADCAST_LINKS = [
 ] as const;
 
 /**
+ * A candidate's record page (`/candidate/record/<id>`), opened from every list row and search result
+ * that names a candidate; the server decides whose candidates a school admin may read.
+ */
+export const CANDIDATE_RECORD_PAGE = '/candidate/record';
+export const candidateRecordPath = (id: number) => `${CANDIDATE_RECORD_PAGE}/${id}`;
+
+/**
  * Pages under a sidebar entry, reached from its page rather than the sidebar (whose entries are the
  * spec's, word for word): the Course Headers page's Exam diets tab, and the index form's bulk page.
  */
@@ -57,6 +64,7 @@ export const SUB_PAGES = [
   { path: '/score/papers', label: 'Papers and result rules', roles: ADMIN },
   { path: '/score/results', label: 'Results', roles: ADMIN },
   { path: '/candidate/candidate-registered/results', label: 'Results', roles: SCHOOL_ADMIN },
+  { path: CANDIDATE_RECORD_PAGE, label: 'Candidate record', roles: BOTH },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

@@ -6,12 +6,24 @@ import {
   type UploadField,
 } from '../../contract/candidates';
 import { CANDIDATE_ENDPOINTS as E } from '../../contract/candidates.endpoints';
+import type { Role } from '../../contract/roles';
+import { boardToday } from '../boardDate';
+import { candidateDossier } from '../candidates/dossier';
 import { checkCandidateForm } from '../candidates/form';
 import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
 import { courseHeaders, trainingSchools } from '../db/schema';
 import { NotFound } from '../errors';
-import { actorOf, dbOf, transact, withStorage, type AppContext } from '../http/context';
+import {
+  actorOf,
+  callerOf,
+  dbOf,
+  nowOf,
+  scopeOf,
+  transact,
+  withStorage,
+  type AppContext,
+} from '../http/context';
 import { idOf } from '../http/params';
 import { ok } from '../http/respond';
 import { serve, type Route } from '../http/route';
@@ -102,3 +114,14 @@ export const candidateRoutes: Route[] = [
     return ok(c, options);
   }),
 ];
+
+/** A candidate's record page, for each role under its own prefix: a school admin their own school's only. */
+const recordRoutes = (role: Role): Route[] => [
+  serve(E.record[role], async (c) => {
+    const id = candidateId(c);
+    const caller = { role: callerOf(c).role, scope: scopeOf(c) };
+    return ok(c, await candidateDossier(dbOf(c), caller, id, boardToday(nowOf(c))));
+  }),
+];
+
+export const candidateRecordRoutes = [...recordRoutes('admin'), ...recordRoutes('school_admin')];

@@ -2,7 +2,7 @@ import type { Route } from '../http/route';
 import { listRoutes } from '../lists';
 import { authRoutes } from './auth';
 import { bulkIndexingRoutes } from './bulkIndexing';
-import { candidateRoutes } from './candidates';
+import { candidateRecordRoutes, candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
 import { dietRoutes } from './diets';
 import { healthRoutes } from './health';
@@ -37,6 +37,7 @@ export const API_ROUTES: readonly Route[] = [
   ...notificationRoutes,
   ...messageBoardRoutes,
   ...candidateRoutes,
+  ...candidateRecordRoutes,
   ...bulkIndexingRoutes,
   ...boardRegistrationRoutes,
   ...schoolRegistrationRoutes,

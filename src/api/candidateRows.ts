@@ -9,6 +9,10 @@ import { send } from './send';
 
 export const loadCandidate = async (id: number) => (await send(E.read, { params: { id } })).data;
 
+/** A candidate's record page, on the caller's own endpoint (a school admin: their school's only). */
+export const loadCandidateDossier = async (role: Role, id: number) =>
+  (await send(E.record[role], { params: { id } })).data;
+
 /** The status toggle's save for a candidate's reg_status, on the caller's own endpoint. */
 export const updateRegStatus = (role: Role) =>
   fromPromise<{ value: string; message?: string }, { id: number | string; field: string; value: string }>(

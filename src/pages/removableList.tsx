@@ -9,6 +9,7 @@ import { Button, TextField } from '../ui/controls';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { ListTable, ListView, SearchForm } from '../ui/ListView';
 import { PageFormDialog } from '../ui/PageFormDialog';
+import { CandidateLink } from './candidates/CandidateLink';
 import { useList, useListDialog, type SaveForm } from './pagedList';
 
 /**
@@ -99,7 +100,9 @@ export function RemovableListPage<Row extends ListedRow>({
           >
             {page.items.map((row) => (
               <tr key={row.id}>
-                <td className="px-4 py-2 align-top">{row.candidate_index}</td>
+                <td className="px-4 py-2 align-top">
+                  <CandidateLink id={row.candidate.id}>{row.candidate_index}</CandidateLink>
+                </td>
                 <td className="px-4 py-2 align-top">{candidateName(row.candidate)}</td>
                 {columns.map((column) => (
                   <td key={column.header} className="px-4 py-2 align-top">

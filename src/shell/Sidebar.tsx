@@ -1,8 +1,18 @@
 import { Link, useLocation } from 'wouter';
 import { badgeText } from '../../contract/constants';
-import { isEntryActive, sidebarFor } from '../../contract/navigation';
+import { CANDIDATE_RECORD_PAGE, isEntryActive, sidebarFor } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { useAppActor } from '../app/actors';
+
+/**
+ * The path the sidebar marks: a candidate's record page is no entry of its own, so it marks the list
+ * the record was opened from (in the history entry's state, src/pages/candidates/CandidateLink.tsx).
+ */
+function markedPath(location: string): string {
+  if (!location.startsWith(`${CANDIDATE_RECORD_PAGE}/`)) return location;
+  const from: unknown = (window.history.state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') ? from : location;
+}
 
 /** The Notifications entry carries the unread badge (spec section 2). */
 const BADGED_PATH = '/notifications';
@@ -13,7 +23,7 @@ export function Sidebar({ role, onNavigate }: { role: Role; onNavigate?: () => v
   return (
     <nav aria-label="Main" className="flex flex-col gap-1 p-3">
       {sidebarFor(role).map((entry) => {
-        const active = isEntryActive(entry.path, location);
+        const active = isEntryActive(entry.path, markedPath(location));
         return (
           <Link
             key={entry.path}

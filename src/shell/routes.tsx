@@ -1,5 +1,11 @@
 import { lazy, type ReactNode } from 'react';
-import { BROADCAST_LINKS, HOME_PATH, SIDEBAR, SUB_PAGES } from '../../contract/navigation';
+import {
+  BROADCAST_LINKS,
+  CANDIDATE_RECORD_PAGE,
+  HOME_PATH,
+  SIDEBAR,
+  SUB_PAGES,
+} from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
 import { AreaBeingBuilt, OverviewPage, PrintDocumentsPage } from './pages';
@@ -46,6 +52,7 @@ const SearchPage = lazy(() => candidates().then((m) => ({ default: m.SearchPage 
 const EditPage = lazy(() => candidates().then((m) => ({ default: m.EditPage })));
 const IndexedPage = lazy(() => candidates().then((m) => ({ default: m.IndexedPage })));
 const RegisteredPage = lazy(() => candidates().then((m) => ({ default: m.RegisteredPage })));
+const CandidateRecordPage = lazy(() => candidates().then((m) => ({ default: m.CandidateRecordPage })));
 
 const builtPages: Record<string, () => ReactNode> = {
   [HOME_PATH]: () => <OverviewPage />,
@@ -71,6 +78,7 @@ const builtPages: Record<string, () => ReactNode> = {
   '/score/papers': () => <PapersPage />,
   '/score/results': () => <ResultsPage />,
   '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
+  [CANDIDATE_RECORD_PAGE]: () => <CandidateRecordPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

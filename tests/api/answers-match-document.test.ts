@@ -184,6 +184,23 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
     const [candidate] = await rowsOf<{ id: number }>('/api/admin/candidates', caller);
     return [{ label: 'a candidate', path: { id: candidate.id } }];
   },
+  // Record pages with every section filled somewhere: newly indexed candidates, offenders, and
+  // candidates with published results (registrations and payments).
+  '/api/admin/candidates/{id}/record': async (caller) => {
+    const indexed = await rowsOf<{ id: number }>('/api/admin/candidates', caller);
+    const offenders = await rowsOf<{ candidate: { id: number } }>('/api/admin/exam-offenders', caller);
+    const results = await rowsOf<{ candidate_id: number }>('/api/admin/results', caller);
+    const ids = [
+      ...indexed.slice(0, 2).map((row) => row.id),
+      ...offenders.slice(0, 3).map((row) => row.candidate.id),
+      ...results.slice(0, 3).map((row) => row.candidate_id),
+    ];
+    return [...new Set(ids)].map((id) => ({ label: `candidate ${id}`, path: { id } }));
+  },
+  '/api/training-school-admin/candidates/{id}/record': async (caller) => {
+    const rows = await rowsOf<{ id: number }>('/api/training-school-admin/registered-candidates', caller);
+    return [{ label: "one of the school's candidates", path: { id: firstOf(rows, 'candidate').id } }];
+  },
   '/api/admin/diets/{id}/extensions': async (caller) => {
     const rows = await rowsOf<{ id: number }>('/api/admin/diets', caller);
     return [{ label: 'a diet', path: { id: firstOf(rows, 'diet').id } }];

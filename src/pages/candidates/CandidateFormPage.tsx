@@ -196,5 +196,6 @@ export function IndexedPage() {
   );
 }
 
-// Registered Candidates is a page of its own file, in this chunk.
+// Registered Candidates and a candidate's record are pages of their own files, in this chunk.
 export { RegisteredPage } from './RegisteredPage';
+export { CandidateRecordPage } from './CandidateRecordPage';

@@ -3,6 +3,7 @@ import type { CandidateRow } from '../../../contract/candidates';
 import { formatPersonName } from '../../../contract/format';
 import type { Page } from '../../../contract/pagination';
 import { ListTable } from '../../ui/ListView';
+import { CandidateLink } from './CandidateLink';
 
 const HEAD = ['Index number', 'Name', 'School', 'Course', 'Year'];
 
@@ -71,7 +72,9 @@ export function CandidateTable({
               />
             </td>
           )}
-          <td className="px-4 py-2 font-mono whitespace-nowrap">{row.candidate_index}</td>
+          <td className="px-4 py-2 font-mono whitespace-nowrap">
+            <CandidateLink id={row.id}>{row.candidate_index}</CandidateLink>
+          </td>
           <td className="px-4 py-2">{formatPersonName(row)}</td>
           <td className="whitespace-nowrap px-4 py-2" title={row.school.name}>
             {row.school.code}

@@ -6,6 +6,7 @@ import { loadPayment } from '../../api/payments';
 import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
 import { useRole } from '../../app/actors';
+import { CandidateLink } from '../candidates/CandidateLink';
 import { PaymentTabs } from './paymentsShared';
 
 /** A receipt (printable). */
@@ -120,7 +121,9 @@ function Receipt({ reference }: { reference: string }) {
             <tbody>
               {payment.covered.map((c) => (
                 <tr key={c.id} className="border-t border-slate-100">
-                  <td className="py-1 font-mono">{c.candidate_index}</td>
+                  <td className="py-1 font-mono">
+                    <CandidateLink id={c.id}>{c.candidate_index}</CandidateLink>
+                  </td>
                   <td className="py-1">{c.name}</td>
                   <td className="py-1">{c.course_header}</td>
                 </tr>

@@ -2,6 +2,7 @@ import { RESULT_OUTCOMES, RESULT_OUTCOME_LABELS, type ResultRow } from '../../..
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ListTable, SearchForm } from '../../ui/ListView';
 import type { ListRef } from '../../ui/StatusToggle';
+import { CandidateLink } from '../candidates/CandidateLink';
 import { useDietChoices } from '../diets/DietField';
 
 export function ResultFilters({
@@ -107,7 +108,9 @@ export function ResultTable({ rows, busy, list }: { rows: ResultRow[]; busy: boo
         <tr key={row.id} data-testid={`result-${row.candidate_id}`}>
           <th scope="row" className="px-4 py-2 text-left font-normal">
             <span className="font-mono text-xs">{row.candidate_index}</span>
-            <span className="block">{row.name}</span>
+            <span className="block">
+              <CandidateLink id={row.candidate_id}>{row.name}</CandidateLink>
+            </span>
             {board && <span className="block text-xs text-slate-500">{row.school_code}</span>}
           </th>
           <td className="px-4 py-2 font-mono text-xs">

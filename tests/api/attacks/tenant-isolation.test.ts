@@ -83,6 +83,14 @@ describe('tenant isolation', () => {
     expect(await regStatusOf(t, otherCandidate)).toBe(before);
   });
 
+  it("does not show another school's candidate's record, as if it did not exist", async () => {
+    const path = (id: number) => fillPath(CANDIDATE_ENDPOINTS.record.school_admin.path, { id });
+    const other = await t.request('GET', path(otherCandidate), { token: school1 });
+    const unknown = await t.request('GET', path(2_000_000_000), { token: school1 });
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual(unknown.body);
+  });
+
   it("refuses to remove another school's resit entry", async () => {
     const [entry] = await db()
       .select({ id: resits.id })

@@ -1,0 +1,325 @@
+import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  CANDIDATE_OUTCOME_MESSAGES as O,
+  UPLOAD_FIELDS,
+  requiredUploadOf,
+  type UploadField,
+} from '../../contract/candidates';
+import {
+  CANDIDATE_DOCUMENTS,
+  printPageHref,
+  type CandidateDossier,
+  type DossierPayment,
+  type DossierPrintable,
+  type DossierRegistration,
+  type DossierResult,
+  type DossierUpload,
+} from '../../contract/candidateDossier';
+import { DOCUMENTS, mayPrintByDefault } from '../../contract/documents';
+import { sanctionTerm } from '../../contract/offenders';
+import type { Role } from '../../contract/roles';
+import { formatMark } from '../../contract/scores';
+import type { Database } from '../db/client';
+import {
+  candidates,
+  courseHeaders,
+  diets,
+  examOffences,
+  fees,
+  files,
+  nationalities,
+  paymentItems,
+  payments,
+  publishedResults,
+  registrations,
+  resultPublications,
+  trainingSchools,
+  users,
+} from '../db/schema';
+import { NotFound } from '../errors';
+import type { ListScope } from '../lists/route';
+import { selectOffenders, toOffenderRow } from '../offenders/service';
+
+/**
+ * A candidate's record page (contract/candidateDossier.ts): one query a section. The first reads the
+ * candidate within the caller's scope (another school's candidate is not found, as an unknown id, so
+ * ids cannot be probed); the others run side by side once it is found, each on an index of its table
+ * by candidate (files, registrations, payment items, exam offences, published results).
+ */
+
+/** Whose record it is and who reads it. */
+interface DossierCaller {
+  role: Role;
+  scope: ListScope;
+}
+
+const verifier = alias(users, 'verifier');
+
+async function identityOf(db: Database, id: number, scope: ListScope) {
+  const [row] = await db
+    .select({
+      id: candidates.id,
+      candidateIndex: candidates.candidateIndex,
+      title: candidates.title,
+      firstName: candidates.first_name,
+      middleName: candidates.middle_name,
+      lastName: candidates.last_name,
+      sex: candidates.gender,
+      dateOfBirth: candidates.date_of_birth,
+      nationalityCode: candidates.nationality,
+      nationalityName: nationalities.name,
+      maritalStatus: candidates.marital_status,
+      category: candidates.candidate_category,
+      schoolId: trainingSchools.id,
+      schoolCode: trainingSchools.code,
+      schoolName: trainingSchools.name,
+      courseHeaderCode: courseHeaders.code,
+      courseHeaderTitle: courseHeaders.title,
+      year: candidates.year,
+      indexedAt: candidates.createdAt,
+      verified: candidates.verified,
+      verifiedBy: verifier.name,
+      verifiedAt: candidates.verifiedAt,
+      currentDietCode: sql<string | null>`(select ${diets.code} from ${diets} where ${diets.current})`,
+      currentDietName: sql<string | null>`(select ${diets.name} from ${diets} where ${diets.current})`,
+    })
+    .from(candidates)
+    .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId))
+    .leftJoin(nationalities, eq(nationalities.code, candidates.nationality))
+    .leftJoin(verifier, eq(verifier.id, candidates.verifiedBy))
+    .where(
+      and(
+        eq(candidates.id, id),
+        scope.kind === 'school'
+          ? // A school admin without a school sees no candidate (null matches nothing).
+            sql`${candidates.trainingSchoolId} = ${scope.schoolId}`
+          : undefined,
+      ),
+    );
+  return row ?? null;
+}
+
+/** Every upload field: stored or missing, and whether the course header requires it. */
+async function uploadsOf(db: Database, id: number, courseHeader: string): Promise<DossierUpload[]> {
+  const stored = await db
+    .select({ field: files.field, key: files.key, contentType: files.contentType })
+    .from(files)
+    .where(and(eq(files.candidateId, id), inArray(files.field, [...UPLOAD_FIELDS])));
+  const byField = new Map(stored.map((row) => [row.field as UploadField, row]));
+  const own = requiredUploadOf(courseHeader);
+  return UPLOAD_FIELDS.map((field) => {
+    const file = byField.get(field);
+    return {
+      field,
+      key: file?.key ?? null,
+      content_type: file?.contentType ?? null,
+      required: field === 'photo' || field === own,
+    };
+  });
+}
+
+async function registrationsOf(db: Database, id: number): Promise<DossierRegistration[]> {
+  const rows = await db
+    .select({
+      code: diets.code,
+      name: diets.name,
+      current: diets.current,
+      regStatus: registrations.regStatus,
+      changedAt: registrations.updatedAt,
+    })
+    .from(registrations)
+    .innerJoin(diets, eq(diets.id, registrations.dietId))
+    .where(eq(registrations.candidateId, id))
+    .orderBy(desc(diets.firstPaperOn), desc(diets.id));
+  return rows.map((row) => ({
+    diet: { code: row.code, name: row.name },
+    reg_status: row.regStatus,
+    current: row.current,
+    changed_at: row.changedAt.toISOString(),
+  }));
+}
+
+async function paymentsOf(db: Database, id: number): Promise<DossierPayment[]> {
+  const rows = await db
+    .select({
+      reference: payments.reference,
+      feeTitle: fees.title,
+      dietCode: diets.code,
+      amountKobo: paymentItems.amountKobo,
+      paymentKobo: payments.amountKobo,
+      status: payments.status,
+      credited: paymentItems.credited,
+      receiptNumber: payments.receiptNumber,
+      paidAt: payments.paidAt,
+      startedAt: payments.createdAt,
+    })
+    .from(paymentItems)
+    .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
+    .innerJoin(fees, eq(fees.id, paymentItems.feeId))
+    .innerJoin(diets, eq(diets.id, fees.dietId))
+    .where(eq(paymentItems.candidateId, id))
+    .orderBy(desc(payments.id));
+  return rows.map((row) => ({
+    reference: row.reference,
+    fee: { title: row.feeTitle, diet: row.dietCode },
+    amount_kobo: row.amountKobo,
+    payment_kobo: row.paymentKobo,
+    status: row.status,
+    credited: row.credited,
+    receipt_number: row.receiptNumber,
+    date: (row.paidAt ?? row.startedAt).toISOString(),
+  }));
+}
+
+async function offencesOf(db: Database, id: number, today: string) {
+  const rows = await selectOffenders(db, today)
+    .where(and(eq(examOffences.candidateId, id), isNull(examOffences.removedAt)))
+    .orderBy(desc(examOffences.id));
+  return rows.map((row) => {
+    const offence = toOffenderRow(row);
+    return {
+      id: offence.id,
+      diet: offence.diet,
+      offence: offence.offence,
+      sanction: offence.sanction,
+      term: sanctionTerm(offence),
+      in_force: offence.active,
+      recorded_at: offence.created_at,
+    };
+  });
+}
+
+/** What was published about the candidate: the rows of each publication, live or withdrawn. */
+async function resultsOf(db: Database, id: number): Promise<DossierResult[]> {
+  const rows = await db
+    .select({
+      dietCode: diets.code,
+      dietName: diets.name,
+      courseHeader: courseHeaders.code,
+      examMark: publishedResults.examMark,
+      inCourseMark: publishedResults.inCourseMark,
+      finalMark: publishedResults.finalMark,
+      grade: publishedResults.grade,
+      outcome: publishedResults.outcome,
+      publishedAt: publishedResults.publishedAt,
+      withdrawnAt: resultPublications.withdrawnAt,
+    })
+    .from(publishedResults)
+    .innerJoin(
+      resultPublications,
+      and(
+        eq(resultPublications.dietId, publishedResults.dietId),
+        eq(resultPublications.courseHeaderId, publishedResults.courseHeaderId),
+      ),
+    )
+    .innerJoin(diets, eq(diets.id, publishedResults.dietId))
+    .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
+    .where(eq(publishedResults.candidateId, id))
+    .orderBy(desc(diets.firstPaperOn), desc(diets.id), asc(courseHeaders.code));
+  return rows.map((row): DossierResult => {
+    const diet = { code: row.dietCode, name: row.dietName };
+    // A withdrawn publication's marks are the board's to correct, not anyone's to read any more.
+    if (row.withdrawnAt) {
+      return {
+        status: 'withdrawn',
+        diet,
+        course_header: row.courseHeader,
+        withdrawn_at: row.withdrawnAt.toISOString(),
+      };
+    }
+    return {
+      status: 'published',
+      diet,
+      course_header: row.courseHeader,
+      exam_mark: formatMark(row.examMark),
+      in_course_mark: formatMark(row.inCourseMark),
+      final_mark: formatMark(row.finalMark),
+      grade: row.grade ?? '',
+      outcome: row.outcome,
+      published_at: row.publishedAt.toISOString(),
+    };
+  });
+}
+
+/**
+ * The documents about the candidate the caller may print: the record sheet and the index form, and
+ * the photocard of the diet current for registration once the candidate is registered for it (a card
+ * is what a registered candidate shows at each paper). Schools print what the registry lets them.
+ */
+function printableFor(
+  role: Role,
+  candidateIndex: string,
+  currentDiet: string | null,
+  registeredNow: boolean,
+): DossierPrintable[] {
+  return CANDIDATE_DOCUMENTS.flatMap((ending): DossierPrintable[] => {
+    const definition = DOCUMENTS[ending];
+    if (!mayPrintByDefault(definition, role)) return [];
+    if (ending !== 'photocard') {
+      return [
+        { ending, title: definition.title, href: printPageHref(ending, { candidate: candidateIndex }) },
+      ];
+    }
+    if (!currentDiet || !registeredNow) return [];
+    const query = { diet: currentDiet, candidate: candidateIndex };
+    return [{ ending, title: definition.title, href: printPageHref(ending, query) }];
+  });
+}
+
+/** The record page of candidate `id` as `caller` may read it; NotFound when it is not theirs to read. */
+export async function candidateDossier(
+  db: Database,
+  caller: DossierCaller,
+  id: number,
+  today: string,
+): Promise<CandidateDossier> {
+  const who = await identityOf(db, id, caller.scope);
+  if (!who) throw new NotFound(O.notFound);
+  const [uploads, registered, paid, offences, results] = await Promise.all([
+    uploadsOf(db, id, who.courseHeaderCode),
+    registrationsOf(db, id),
+    paymentsOf(db, id),
+    offencesOf(db, id, today),
+    resultsOf(db, id),
+  ]);
+  const registeredNow = registered.some((row) => row.current && row.reg_status === 'registered');
+  return {
+    id: who.id,
+    candidate_index: who.candidateIndex,
+    photo: uploads.find((upload) => upload.field === 'photo')?.key ?? null,
+    identity: {
+      title: who.title,
+      first_name: who.firstName,
+      middle_name: who.middleName,
+      last_name: who.lastName,
+      sex: who.sex,
+      date_of_birth: who.dateOfBirth,
+      nationality: { code: who.nationalityCode, name: who.nationalityName ?? who.nationalityCode },
+      marital_status: who.maritalStatus,
+      category: who.category,
+      school: { id: who.schoolId, code: who.schoolCode, name: who.schoolName },
+      course_header: { code: who.courseHeaderCode, title: who.courseHeaderTitle },
+      year: who.year,
+      indexed_at: who.indexedAt.toISOString(),
+    },
+    documents: {
+      uploads,
+      verification: {
+        verified: who.verified,
+        by: who.verified ? who.verifiedBy : null,
+        at: who.verified ? (who.verifiedAt?.toISOString() ?? null) : null,
+      },
+    },
+    registrations: registered,
+    payments: paid,
+    offences,
+    results,
+    current_diet:
+      who.currentDietCode && who.currentDietName
+        ? { code: who.currentDietCode, name: who.currentDietName }
+        : null,
+    printable: printableFor(caller.role, who.candidateIndex, who.currentDietCode, registeredNow),
+  };
+}
