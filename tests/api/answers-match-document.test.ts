@@ -219,8 +219,6 @@ const CANNOT: Record<string, string> = {
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
   '/api/admin/bulk-indexing/{id}/report.csv':
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
-  '/api/training-school-admin/documents/{ending}':
-    'no document schools may print by default has its builder on this branch yet (the cards and sheets helpers add them: give it photocard then)',
 };
 
 interface PaymentRef {

@@ -38,6 +38,7 @@ import { DEMO_COURSE_HEADERS } from '../../server/demo/courseHeaders';
 import { DEMO_SCHOOLS } from '../../server/demo/accounts';
 import { ensureReferenceData } from '../../server/db/reference';
 import {
+  auditLog,
   candidates,
   documentPrints,
   examOffences,
@@ -370,12 +371,25 @@ describe('what a school admin sees', () => {
 });
 
 describe('printed documents in the demo', () => {
-  it("were printed by the board in the demo's history; one still genuine, one changed since", async () => {
+  it("were printed in the demo's history: the statistics changed since, the rest genuine", async () => {
     const db = t.portal.database.db;
     const prints = await db.select().from(documentPrints).orderBy(asc(documentPrints.id));
     expect(prints.map((p) => p.ending)).toEqual(
-      expect.arrayContaining(['course-index-stats', 'course-reg-stats']),
+      expect.arrayContaining([
+        'course-index-stats',
+        'course-reg-stats',
+        'indexed-candidate-list',
+        'photocard',
+      ]),
     );
+    // The photocards name candidates: their printing is in the audit trail.
+    const photocards = prints.find((p) => p.ending === 'photocard')!;
+    expect(photocards.rowCount).toBeGreaterThan(0);
+    const [audited] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'document.printed'), eq(auditLog.entityId, String(photocards.id))));
+    expect(audited).toBeDefined();
     const key = await codeKey(db);
     const answers = new Map<string, VerifiedDocument>();
     for (const print of prints.filter((p) => p.ending !== 'receipt')) {
@@ -387,7 +401,16 @@ describe('printed documents in the demo', () => {
         await get<VerifiedDocument>(fillPath(DOCUMENT_ENDPOINTS.verify.path, { code }), ''),
       );
     }
-    expect(answers.get('course-reg-stats')).toMatchObject({ status: 'genuine', changes: [] });
+    for (const ending of ['course-reg-stats', 'indexed-candidate-list', 'photocard']) {
+      expect(answers.get(ending), ending).toMatchObject({ status: 'genuine', changes: [] });
+    }
+    // A card's own code, too.
+    const card = await get<VerifiedDocument>(
+      fillPath(DOCUMENT_ENDPOINTS.verify.path, { code: makeCode(key, { printId: photocards.id, row: 1 }) }),
+      '',
+    );
+    expect(card).toMatchObject({ status: 'genuine', changes: [] });
+    expect(card.certified.map((fact) => fact.label)).toContain('Surname');
     const stats = answers.get('course-index-stats')!;
     expect(stats.status).toBe('changed');
     expect(stats.changes.join('\n')).toMatch(/^Verified: was (\d+), now (\d+)$/m);

@@ -4,7 +4,14 @@ import { DOCUMENT_MESSAGES as M, DOCUMENTS, type DocumentCatalogue } from '../..
 import { DOCUMENT_ENDPOINTS as E } from '../../contract/documents.endpoints';
 import { fillPath } from '../../contract/endpoint';
 import { auditLog, documentPrints, schoolDocumentChoices } from '../../server/db/schema';
-import { candidateIndexOf, currentDietOf, demoSignIns, seedCandidates, userIdOf } from './fixtures';
+import {
+  candidateIndexOf,
+  currentDietOf,
+  demoSignIns,
+  schoolIdOf,
+  seedCandidates,
+  userIdOf,
+} from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
 /**
@@ -293,6 +300,26 @@ describe('hostile queries', () => {
 });
 
 describe('a print', () => {
+  it('that names candidates is audited: who printed what, about which school', async () => {
+    const response = await print(tokens.school1, SCHOOL_PRINT, 'photocard', {
+      diet: dietCode,
+      candidate: ownCandidate,
+    });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const id = await lastPrintId();
+    const [entry] = await t.portal.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'document.printed'), eq(auditLog.entityId, String(id))));
+    expect(entry).toMatchObject({
+      actorId: await userIdOf(t, 'school1@example.org'),
+      entity: 'document_print',
+      after: { ending: 'photocard', query: { diet: dietCode, school: 'SHT-IB', candidate: ownCandidate } },
+    });
+    const [row] = await t.portal.database.db.select().from(documentPrints).where(eq(documentPrints.id, id));
+    expect(row.trainingSchoolId).toBe(await schoolIdOf(t, 'SHT-IB'));
+  });
+
   it('is the document with its head, its code and its blocks; a statistics one is not audited', async () => {
     const before = await t.portal.database.db
       .select()

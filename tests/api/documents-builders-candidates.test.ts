@@ -108,7 +108,8 @@ async function readRows<T>(rows: Rows<T>) {
   return { count, items, batches: sizes };
 }
 
-const cellText = (cell: DocumentCell) => (typeof cell === 'string' ? cell : `[photo ${cell.photo ?? 'none'}]`);
+const cellText = (cell: DocumentCell) =>
+  typeof cell === 'string' ? cell : `[photo ${cell.photo ?? 'none'}]`;
 
 /** The document as text, top to bottom, as a reader sees it (photos named by their key). */
 async function textOf(document: BuiltDocument): Promise<string> {
@@ -132,7 +133,17 @@ async function blockText(block: BuiltBlock): Promise<string[]> {
     case 'cards': {
       const { items } = await readRows(block.cards);
       return items.map(({ card }) =>
-        [card.surname, card.otherNames, card.candidateIndex, card.sex, card.dateOfBirth, card.courseHeader, card.school, card.papers.join(', '), card.diet].join(' | '),
+        [
+          card.surname,
+          card.otherNames,
+          card.candidateIndex,
+          card.sex,
+          card.dateOfBirth,
+          card.courseHeader,
+          card.school,
+          card.papers.join(', '),
+          card.diet,
+        ].join(' | '),
       );
     }
     case 'fields':
@@ -253,7 +264,10 @@ describe('the candidate lists', () => {
     expect(await builder('candidate-list').count(db, scope)).toBe(all);
 
     // The resit list names the papers of each entry; the whole list says who resits.
-    const [entry] = await rowsOf<{ index: string; papers: string[] }>(sql`select c.candidate_index as index, r.papers from resits r join candidates c on c.id = r.candidate_id
+    const [entry] = await rowsOf<{
+      index: string;
+      papers: string[];
+    }>(sql`select c.candidate_index as index, r.papers from resits r join candidates c on c.id = r.candidate_id
           where r.diet_id = ${dietId} and r.removed_at is null order by r.id limit 1`);
     const row = resitRows.items.find((item) => item.key === entry.index)!;
     expect(row.facts.Papers).toBe(entry.papers.join(', '));
@@ -293,7 +307,11 @@ describe('the candidate lists', () => {
     expect(table.columns.map((c) => c.label)).not.toContain('Course header');
     const { items } = await readRows(table.rows);
     expect(items.find((row) => row.key === one.index)!.cells[0]).toEqual({ photo: key });
-    expect(items.filter((row) => row.key !== one.index).every((row) => (row.cells[0] as { photo: null }).photo === null)).toBe(true);
+    expect(
+      items
+        .filter((row) => row.key !== one.index)
+        .every((row) => (row.cells[0] as { photo: null }).photo === null),
+    ).toBe(true);
   });
 });
 
@@ -333,7 +351,10 @@ describe('photocards', () => {
     expect(now).not.toEqual(facts);
     // A sanction recorded since barring the diet is a change too, and its holder gets no card any more.
     const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'admin@example.org'));
-    const [past] = await db.select({ id: diets.id }).from(diets).where(sql`${diets.closedAt} is not null`);
+    const [past] = await db
+      .select({ id: diets.id })
+      .from(diets)
+      .where(sql`${diets.closedAt} is not null`);
     await db.insert(examOffences).values({
       candidateId: person.id,
       dietId: past.id,
@@ -342,16 +363,23 @@ describe('photocards', () => {
       sanctionDiets: 1,
       createdBy: admin.id,
     });
-    expect((await builder('photocard').factsOf!(db, scope, key))?.Sanction).toBe('Barred from the next examination');
+    expect((await builder('photocard').factsOf!(db, scope, key))?.Sanction).toBe(
+      'Barred from the next examination',
+    );
     expect(await builder('photocard').count(db, scope)).toBe(expected - 1);
     const after = await builder('photocard').build(db, scope);
-    expect(await textOf(after)).toContain('1 candidate is barred from this diet by a sanction and has no card.');
+    expect(await textOf(after)).toContain(
+      '1 candidate is barred from this diet by a sanction and has no card.',
+    );
     expect(await builder('photocard').factsOf!(db, scope, 'WHB/00/XX/999999')).toBeNull();
   });
 
   it('one candidate’s card, the papers of their resit entry', async () => {
     const scope0 = await scopeOf({ diet: 'current' });
-    const [entry] = await rowsOf<{ index: string; papers: string[] }>(sql`select c.candidate_index as index, r.papers from resits r join candidates c on c.id = r.candidate_id
+    const [entry] = await rowsOf<{
+      index: string;
+      papers: string[];
+    }>(sql`select c.candidate_index as index, r.papers from resits r join candidates c on c.id = r.candidate_id
           where r.diet_id = ${scope0.diet!.id} and r.removed_at is null order by r.id desc limit 1`);
     const scope = await scopeOf({ diet: 'current', candidateIndex: entry.index });
     const block = (await builder('photocard').build(db, scope)).blocks.find((b) => b.kind === 'cards');
@@ -393,7 +421,14 @@ describe('one candidate’s papers', () => {
 
   it('the information sheet: payments and results per diet, a withdrawn result shown as withdrawn', async () => {
     // A candidate with a published result at the last diet and a payment at the current one.
-    const [chosen] = await rowsOf<{ id: number; index: string; diet_id: number; course_header_id: number; outcome: string; reference: string }>(sql`select c.id, c.candidate_index as index, p.diet_id, p.course_header_id, p.outcome, pay.reference
+    const [chosen] = await rowsOf<{
+      id: number;
+      index: string;
+      diet_id: number;
+      course_header_id: number;
+      outcome: string;
+      reference: string;
+    }>(sql`select c.id, c.candidate_index as index, p.diet_id, p.course_header_id, p.outcome, pay.reference
             from published_results p join candidates c on c.id = p.candidate_id
             join payment_items i on i.candidate_id = c.id join payments pay on pay.id = i.payment_id
             order by c.id limit 1`);
@@ -411,20 +446,32 @@ describe('one candidate’s papers', () => {
     await db
       .update(resultPublications)
       .set({ withdrawnAt: new Date(), withdrawReason: 'Marks entered against the wrong paper' })
-      .where(and(eq(resultPublications.dietId, chosen.diet_id), eq(resultPublications.courseHeaderId, chosen.course_header_id)));
+      .where(
+        and(
+          eq(resultPublications.dietId, chosen.diet_id),
+          eq(resultPublications.courseHeaderId, chosen.course_header_id),
+        ),
+      );
     const after = await builder('candidate-info').build(db, scope);
     expect(after.facts[resultKey]).toBe('Withdrawn');
     const results = after.blocks.find((b) => b.kind === 'table' && b.title === `Results, ${diet.code}`);
     expect((await blockText(results!)).at(-1)).toMatch(/\| Withdrawn$/);
     // The published rows are kept after the withdrawal: still the candidate's, as withdrawn.
     expect(
-      await countOf(sql`select 1 from ${publishedResults} where ${publishedResults.candidateId} = ${chosen.id}`),
+      await countOf(
+        sql`select 1 from ${publishedResults} where ${publishedResults.candidateId} = ${chosen.id}`,
+      ),
     ).toBeGreaterThan(0);
     // Put back for the other tests.
     await db
       .update(resultPublications)
       .set({ withdrawnAt: null, withdrawReason: null })
-      .where(and(eq(resultPublications.dietId, chosen.diet_id), eq(resultPublications.courseHeaderId, chosen.course_header_id)));
+      .where(
+        and(
+          eq(resultPublications.dietId, chosen.diet_id),
+          eq(resultPublications.courseHeaderId, chosen.course_header_id),
+        ),
+      );
   });
 
   it('the documents checklist: what each candidate’s course header needs, and what is held', async () => {
@@ -450,8 +497,13 @@ describe('one candidate’s papers', () => {
       expect(row.facts["Course header's certificate"]).toBe('ND certificate: Present');
     }
     const [first] = items;
-    const [held] = await db.select({ id: candidates.id }).from(candidates).where(eq(candidates.candidateIndex, first.key));
-    await db.delete(files).where(and(eq(files.candidateId, held.id), eq(files.field, 'nd_certificate_upload')));
+    const [held] = await db
+      .select({ id: candidates.id })
+      .from(candidates)
+      .where(eq(candidates.candidateIndex, first.key));
+    await db
+      .delete(files)
+      .where(and(eq(files.candidateId, held.id), eq(files.field, 'nd_certificate_upload')));
     expect((await builder('doc').factsOf!(db, scope, first.key))?.["Course header's certificate"]).toBe(
       'ND certificate: Missing',
     );
@@ -465,7 +517,10 @@ describe('a large list', () => {
       .insert(trainingSchools)
       .values({ code: 'LOAD-01', name: 'School of Nursing, Load Test', state: 'Lagos' })
       .returning({ id: trainingSchools.id });
-    const [header] = await db.select({ id: courseHeaders.id }).from(courseHeaders).where(eq(courseHeaders.code, 'A1'));
+    const [header] = await db
+      .select({ id: courseHeaders.id })
+      .from(courseHeaders)
+      .where(eq(courseHeaders.code, 'A1'));
     const scope0 = await scopeOf({ diet: 'current' });
     const size = 5200;
     await db.execute(sql`insert into candidates (candidate_index, training_school_id, course_header_id, year,

@@ -10,7 +10,7 @@ import { fillPath } from '../../contract/endpoint';
 import { PAYMENT_STATUS_LABELS } from '../../contract/payments';
 import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { clearBucket } from '../../server/auth/throttle';
-import { payments } from '../../server/db/schema';
+import { candidates, payments } from '../../server/db/schema';
 import { codeKey, makeCode, readCode } from '../../server/documents/codes';
 import { VERIFY_LIMIT } from '../../server/routes/documents';
 import {
@@ -152,6 +152,42 @@ describe('a printed statistics document', () => {
     expect(after.status).toBe('changed');
     expect(after.changes).toContain('Registered: was 0, now 1');
     expect(after.changes).toContain('A1: Registered: was 0, now 1');
+  });
+});
+
+describe('a photocard', () => {
+  it("has its own code, which turns changed when the candidate's surname is corrected", async () => {
+    const [id] = await seedCandidates(t, [
+      {
+        first_name: 'Adébáyọ̀',
+        last_name: 'Ọlábísí',
+        school: 'SHT-IB',
+        course_header: 'A1',
+        verified: true,
+        reg_status: 'registered',
+      },
+    ]);
+    const [{ index }] = await db()
+      .select({ index: candidates.candidateIndex })
+      .from(candidates)
+      .where(eq(candidates.id, id));
+    const document = await printed('photocard', { diet: dietCode, candidate: index });
+    const block = document.blocks.find((b) => b.kind === 'cards');
+    expect(block?.kind).toBe('cards');
+    const [card] = block!.kind === 'cards' ? block!.cards : [];
+    expect(card.candidateIndex).toBe(index);
+    expect(card.verification.code).not.toBe(document.verification.code);
+    const first = await verified(card.verification.code);
+    expect(first.status).toBe('genuine');
+    expect(first.certified).toContainEqual({ label: 'Surname', value: 'ỌLÁBÍSÍ' });
+
+    await db().update(candidates).set({ last_name: 'Olabisi' }).where(eq(candidates.id, id));
+    const after = await verified(card.verification.code);
+    expect(after.status).toBe('changed');
+    expect(after.changes).toEqual(['Surname: was ỌLÁBÍSÍ, now OLABISI']);
+    // The whole document's code says which card changed.
+    const whole = await verified(document.verification.code);
+    expect(whole.changes).toEqual([`${index}: Surname: was ỌLÁBÍSÍ, now OLABISI`]);
   });
 });
 

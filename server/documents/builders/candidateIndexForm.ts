@@ -19,8 +19,18 @@ import { uploadRequired } from './checklist';
 
 /** The prior certificates as the form numbers them: the first, then the second. */
 const CERTIFICATES = [
-  { certificate: 'certificate_evaluated', year: 'year_of_certificate_evaluated', number: 'exam_number_1', month: 'exam_month' },
-  { certificate: 'certificate_evaluated_2', year: 'year_of_certificate_evaluated_2', number: 'exam_number_2', month: 'exam_month_2' },
+  {
+    certificate: 'certificate_evaluated',
+    year: 'year_of_certificate_evaluated',
+    number: 'exam_number_1',
+    month: 'exam_month',
+  },
+  {
+    certificate: 'certificate_evaluated_2',
+    year: 'year_of_certificate_evaluated_2',
+    number: 'exam_number_2',
+    month: 'exam_month_2',
+  },
 ] as const;
 
 const NOT_GIVEN = 'Not given';

@@ -136,7 +136,10 @@ export const candidateInfoBuilder: DocumentBuilder = {
     const blocks: BuiltBlock[] = [...identityBlocks(printed)];
     const facts: Record<string, string> = { ...identityFacts(printed) };
     if (!history.dietRows.length) {
-      blocks.push({ kind: 'text', text: 'No registration, resit entry, payment, offence or published result at any diet.' });
+      blocks.push({
+        kind: 'text',
+        text: 'No registration, resit entry, payment, offence or published result at any diet.',
+      });
     }
     for (const diet of history.dietRows) {
       const title = `${diet.name} (${diet.code})`;
@@ -186,9 +189,17 @@ export const candidateInfoBuilder: DocumentBuilder = {
         blocks.push({
           kind: 'table',
           title: `Offences at ${diet.code}`,
-          columns: [{ label: 'Offence', width: 2 }, { label: 'Sanction', width: 2 }, { label: 'Runs', width: 1.5 }],
+          columns: [
+            { label: 'Offence', width: 2 },
+            { label: 'Sanction', width: 2 },
+            { label: 'Runs', width: 1.5 },
+          ],
           rows: plainRows(
-            offences.map((row) => [row.offence, row.sanction, sanctionTerm({ ...row, diet: { name: row.dietName } })]),
+            offences.map((row) => [
+              row.offence,
+              row.sanction,
+              sanctionTerm({ ...row, diet: { name: row.dietName } }),
+            ]),
           ),
         });
       }
@@ -214,7 +225,10 @@ export const candidateInfoBuilder: DocumentBuilder = {
         }
       }
     }
-    blocks.push({ kind: 'text', text: 'Results are shown as the board published them; results not yet published are not shown.' });
+    blocks.push({
+      kind: 'text',
+      text: 'Results are shown as the board published them; results not yet published are not shown.',
+    });
     return { heading: headingOf(scope), blocks, facts };
   },
 };

@@ -56,7 +56,8 @@ export function checklistOf(courseHeaderCode: string, held: HeldOfCandidate): Ch
   const otherUploads = UPLOAD_FIELDS.filter(
     (field) => field !== 'photo' && field !== own && held.uploads.has(field),
   ).map((field) => UPLOAD_LABELS[field]);
-  const complete = photo !== 'Missing' && priorCertificate !== 'Missing' && courseCertificate?.held !== 'Missing';
+  const complete =
+    photo !== 'Missing' && priorCertificate !== 'Missing' && courseCertificate?.held !== 'Missing';
   return { photo, priorCertificate, courseCertificate, otherUploads, complete };
 }
 

@@ -17,7 +17,11 @@ const percent = (part: number, whole: number) =>
   whole === 0 ? '–' : `${Math.round((1000 * part) / whole) / 10}%`;
 
 /** A bar per course header, on an axis that ends at the largest. */
-function chartOf(title: string, unit: string, bars: { label: string; value: number }[]): DocumentBlock {
+function chartOf(
+  title: string,
+  unit: string,
+  bars: { label: string; value: number }[],
+): Extract<DocumentBlock, { kind: 'chart' }> {
   return { kind: 'chart', title, unit, max: Math.max(1, ...bars.map((bar) => bar.value)), bars };
 }
 

@@ -2,7 +2,13 @@ import { and } from 'drizzle-orm';
 import type { DocumentCell, DocumentColumn } from '../../../contract/documents';
 import type { DocumentBuilder, DocumentScope, Facts } from '../builder';
 import { headingOf, surnameFirst } from '../common';
-import { candidateByIndex, candidateRows, countCandidates, scopeConditions, type CandidateLine } from './candidateRows';
+import {
+  candidateByIndex,
+  candidateRows,
+  countCandidates,
+  scopeConditions,
+  type CandidateLine,
+} from './candidateRows';
 import { checklistOf, heldOf, type Checklist, type HeldOfCandidate } from './checklist';
 
 /**
@@ -15,22 +21,31 @@ import { checklistOf, heldOf, type Checklist, type HeldOfCandidate } from './che
 const whereOf = (scope: DocumentScope) => and(...scopeConditions(scope));
 
 const courseCertificateOf = (checklist: Checklist) =>
-  checklist.courseCertificate ? `${checklist.courseCertificate.label}: ${checklist.courseCertificate.held}` : 'Not needed';
+  checklist.courseCertificate
+    ? `${checklist.courseCertificate.label}: ${checklist.courseCertificate.held}`
+    : 'Not needed';
 
 const boardCheckOf = (line: CandidateLine) => (line.verified ? 'Verified' : 'Not verified');
 
 function columnsOf(scope: DocumentScope) {
-  const columns: { column: DocumentColumn; cell: (l: CandidateLine, c: Checklist, serial: number) => DocumentCell }[] = [
+  const columns: {
+    column: DocumentColumn;
+    cell: (l: CandidateLine, c: Checklist, serial: number) => DocumentCell;
+  }[] = [
     { column: { label: 'S/N', width: 0.5, align: 'right' }, cell: (_, __, serial) => String(serial) },
     { column: { label: 'Index number', width: 1.6 }, cell: (l) => l.candidateIndex },
     { column: { label: 'Name', width: 2.2 }, cell: (l) => surnameFirst(l) },
   ];
-  if (!scope.courseHeader) columns.push({ column: { label: 'Course header', width: 0.8 }, cell: (l) => l.courseHeaderCode });
+  if (!scope.courseHeader)
+    columns.push({ column: { label: 'Course header', width: 0.8 }, cell: (l) => l.courseHeaderCode });
   columns.push(
     { column: { label: 'Photo', width: 0.9 }, cell: (_, c) => c.photo },
     { column: { label: 'Prior certificate', width: 1 }, cell: (_, c) => c.priorCertificate },
     { column: { label: "Course header's certificate", width: 1.6 }, cell: (_, c) => courseCertificateOf(c) },
-    { column: { label: 'Other documents held', width: 2 }, cell: (_, c) => c.otherUploads.join(', ') || 'None' },
+    {
+      column: { label: 'Other documents held', width: 2 },
+      cell: (_, c) => c.otherUploads.join(', ') || 'None',
+    },
     { column: { label: 'Complete', width: 0.8 }, cell: (_, c) => (c.complete ? 'Yes' : 'No') },
     { column: { label: 'Board check', width: 1 }, cell: (l) => boardCheckOf(l) },
   );
@@ -80,7 +95,9 @@ export const documentsChecklistBuilder: DocumentBuilder = {
           kind: 'table',
           columns: columns.map((c) => c.column),
           rows,
-          totals: columns.map((_, i) => (i === 0 ? `Total: ${rows.count} candidate${rows.count === 1 ? '' : 's'}` : '')),
+          totals: columns.map((_, i) =>
+            i === 0 ? `Total: ${rows.count} candidate${rows.count === 1 ? '' : 's'}` : '',
+          ),
         },
       ],
       facts: { Candidates: String(rows.count) },
