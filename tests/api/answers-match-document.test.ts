@@ -201,6 +201,22 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
         path: { ending: 'course-reg-stats' },
         query: { diet: diet.code },
       },
+      {
+        label: "a school's photocards",
+        path: { ending: 'photocard' },
+        query: { diet: diet.code, school: 'SHT-IB' },
+      },
+    ];
+  },
+  '/api/training-school-admin/documents/{ending}': async (caller) => {
+    const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
+      '/api/training-school-admin/documents',
+      caller,
+    );
+    const diet = firstOf(options.diets, 'current diet', (d) => d.current);
+    return [
+      { label: "the school's photocards", path: { ending: 'photocard' }, query: { diet: diet.code } },
+      { label: "the school's indexed candidates", path: { ending: 'indexed-candidate-list' } },
     ];
   },
   // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
