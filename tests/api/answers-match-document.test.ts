@@ -188,7 +188,7 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
     const rows = await rowsOf<{ id: number }>('/api/admin/diets', caller);
     return [{ label: 'a diet', path: { id: firstOf(rows, 'diet').id } }];
   },
-  '/api/admin/documents/{ending}': async (caller) => {
+  '/api/admin/documents/{ending}': async (caller): Promise<Call[]> => {
     const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
       '/api/admin/documents',
       caller,
@@ -208,7 +208,7 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
       },
     ];
   },
-  '/api/training-school-admin/documents/{ending}': async (caller) => {
+  '/api/training-school-admin/documents/{ending}': async (caller): Promise<Call[]> => {
     const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
       '/api/training-school-admin/documents',
       caller,
