@@ -205,6 +205,45 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
     const rows = await rowsOf<{ id: number }>('/api/admin/diets', caller);
     return [{ label: 'a diet', path: { id: firstOf(rows, 'diet').id } }];
   },
+  '/api/admin/documents/{ending}': async (caller): Promise<Call[]> => {
+    const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
+      '/api/admin/documents',
+      caller,
+    );
+    const diet = firstOf(options.diets, 'current diet', (d) => d.current);
+    return [
+      { label: 'the indexing statistics', path: { ending: 'course-index-stats' } },
+      {
+        label: 'the registration statistics',
+        path: { ending: 'course-reg-stats' },
+        query: { diet: diet.code },
+      },
+      {
+        label: "a school's photocards",
+        path: { ending: 'photocard' },
+        query: { diet: diet.code, school: 'SHT-IB' },
+      },
+    ];
+  },
+  '/api/training-school-admin/documents/{ending}': async (caller): Promise<Call[]> => {
+    const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
+      '/api/training-school-admin/documents',
+      caller,
+    );
+    const diet = firstOf(options.diets, 'current diet', (d) => d.current);
+    return [
+      { label: "the school's photocards", path: { ending: 'photocard' }, query: { diet: diet.code } },
+      { label: "the school's indexed candidates", path: { ending: 'indexed-candidate-list' } },
+    ];
+  },
+  // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
+  '/api/verify/{code}': async () => {
+    const printed = await read<{ verification: { code: string } }>(
+      '/api/admin/documents/course-index-stats',
+      'admin',
+    );
+    return [{ label: 'a printed document', path: { code: printed.verification.code } }];
+  },
 };
 
 /** Operations the test cannot give real parameters to, and why. */
