@@ -12,7 +12,7 @@ import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
-import { documentJobs } from './documents';
+import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
@@ -88,5 +88,8 @@ export const schema = {
   results,
   resultPublications,
   publishedResults,
+  documentPrints,
+  schoolDocumentChoices,
+  serverSecrets,
   documentJobs,
 };
