@@ -7,6 +7,7 @@ import { BOARD_NAME, type Photocard, type Verification } from '../contract/docum
 import { printPhotoOf } from '../server/candidates/printPhoto';
 import type { Printing, PrintingBlock } from '../server/documents/builder';
 import { drawPdf } from '../server/documents/pdf';
+import { verificationOf } from '../server/documents/qr';
 import { createLocalStorage } from '../server/storage/local';
 import { newKey } from '../server/storage/storage';
 
@@ -17,7 +18,7 @@ import { newKey } from '../server/storage/storage';
  * photocards in under 10 s and a 5,000-row list in under 2 s, with memory flat as the count grows.
  *
  * The rows are made as they are read, in batches of 500 as a builder's keyset pages come, and every card
- * has its own QR code (a 29×29 QR as the pipeline draws one) and a real print photo from the storage
+ * has its own QR code (as the pipeline makes one) and a real print photo from the storage
  * (200 distinct ones, made from camera-sized portraits as uploads are), so the PDF embeds a photo a card
  * as it would for real candidates. What this leaves out is the database's reading of the rows, which
  * the builders' own figures give. BENCH_PDF_COUNTS (default 1000,5000,20000) sizes it.
@@ -35,18 +36,9 @@ interface Figure {
   peakRssMb: number;
 }
 
-/** A QR of 29×29 modules, as a verify URL's: about half the modules dark, one square each. */
-function qrOf(seed: number): Verification {
-  let path = '';
-  let state = seed * 2654435761;
-  for (let y = 0; y < 29; y++) {
-    for (let x = 0; x < 29; x++) {
-      state = (state * 1103515245 + 12345) >>> 0;
-      if (state & 0x10000) path += `M${x} ${y}h1v1h-1z`;
-    }
-  }
-  return { code: `B${String(seed).padStart(4, '0')}-QX7M-2KDT`, url: `https://portal.example.org/verify/${seed}`, qr: path, size: 29 };
-}
+/** A code's QR as the pipeline draws it (server/documents/qr.ts): a verify URL's, 29 modules a side. */
+const qrOf = (seed: number): Verification =>
+  verificationOf(`B${String(seed).padStart(5, '0')}-QX7M-2KDT-9WRT`, 'https://portal.example.org');
 
 async function* batches<T>(count: number, make: (i: number) => T): AsyncIterable<T[]> {
   for (let start = 0; start < count; start += 500) {

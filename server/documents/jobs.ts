@@ -14,8 +14,8 @@ import type { Jobs } from '../jobs/handle';
 import type { Logger } from '../log';
 import { randomSecret } from '../secrets';
 import { newKey, type Storage, type WithStorage } from '../storage/storage';
-import type { Printing } from './builder';
 import { drawPdf } from './pdf';
+import { startPrinting, type PrintRequest } from './print';
 
 /**
  * Large PDFs on the job queue (docs/decisions.md "Printed documents: PDFs"). The route checks the
@@ -101,22 +101,13 @@ export async function documentJobFile(
   return { key: row.fileKey, ending: row.ending, createdAt: row.createdAt, ready: row.state === 'ready' };
 }
 
-/** How the worker prints a job's document as its caller: print.ts's `startPrinting`, as the route. */
-export type StartPrinting = (
-  db: Database,
-  caller: Caller,
-  ending: PrintDocumentEnding,
-  query: DocumentQuery,
-) => Promise<Printing>;
-
 /**
  * The 'document-pdf' job. A job already ready is done; one whose caller can no longer print it (the
  * account closed, the school's rights taken back, the diet gone) fails with the refusal's sentence and
  * is not tried again; any other failure is marked and thrown, so pg-boss tries again.
  */
 export async function buildDocumentJob(
-  { db, storage, log }: WithStorage,
-  start: StartPrinting,
+  { db, storage, log, publicUrl }: WithStorage & { publicUrl: string },
   { id }: { id: number },
 ): Promise<void> {
   const [job] = await db.select().from(documentJobs).where(eq(documentJobs.id, id));
@@ -131,18 +122,20 @@ export async function buildDocumentJob(
     await mark({ state: 'failed', message: M.jobFailed, finishedAt: new Date() });
     return;
   }
-  const caller: Caller = {
-    userId: job.createdBy,
-    role: user.role as Caller['role'],
-    trainingSchoolId: user.trainingSchoolId,
-    tokenId: 0,
-    impersonatorId: null,
+  // Printed as the caller, as the route would: the query checked against them again (a school's
+  // rights may have been taken back since), the print recorded and audited as theirs.
+  const request: PrintRequest = {
+    db,
+    publicUrl,
+    caller: { role: user.role as Caller['role'], trainingSchoolId: user.trainingSchoolId },
+    actor: { userId: job.createdBy, impersonatorId: null, ip: null, requestId: `document-job-${id}` },
+    now: new Date(),
   };
   await mark({ state: 'building', done: 0, message: null });
 
   const temporary = path.join(os.tmpdir(), `document-job-${id}-${randomSecret(6)}.pdf`);
   try {
-    const printing = await start(db, caller, job.ending as PrintDocumentEnding, job.query);
+    const printing = await startPrinting(request, job.ending, job.query);
     let written = Date.now();
     let saving: Promise<unknown> = Promise.resolve();
     await drawPdf(printing, {

@@ -12,6 +12,7 @@ import { settleJob, type SettleJobData } from '../payments/settleJob';
 import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 import { makeMissingPrintPhotos } from '../candidates/printPhotos';
+import { buildDocumentJob } from '../documents/jobs';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -112,6 +113,15 @@ export const JOBS = {
     expireInSeconds: 15 * 60,
     policy: 'short',
     run: ({ database, storage, log }) => makeMissingPrintPhotos({ db: database.db, storage, log }),
+  },
+  /**
+   * A PDF too large to stream, built into the storage (server/documents/jobs.ts). 20,000 photocards take
+   * under a minute; a run past its expiry is retried, and a retry rebuilds into the same file.
+   */
+  'document-pdf': {
+    expireInSeconds: 15 * 60,
+    run: ({ database, storage, log, publicUrl }, data: { id: number }) =>
+      buildDocumentJob({ db: database.db, storage, log, publicUrl }, data),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

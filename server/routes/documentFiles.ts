@@ -10,7 +10,9 @@ import { boardDay } from '../../contract/format';
 import type { PrintDocumentEnding } from '../../contract/navigation';
 import { documentJobFile, queueDocumentJob, readDocumentJob } from '../documents/jobs';
 import { drawPdf } from '../documents/pdf';
-import { countPrint, startPrinting } from '../documents/print';
+import { BUILDERS } from '../documents/builders';
+import { resolveQuery } from '../documents/params';
+import { printRequestOf, startPrinting } from '../documents/print';
 import { NotFound, Refused } from '../errors';
 import { callerOf, dbOf, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
@@ -35,9 +37,10 @@ const fileName = (ending: string, at: Date | string = new Date()) => `${ending}-
 
 async function streamPdf(c: AppContext, query: DocumentQuery) {
   const ending = endingOf(c);
-  const count = await countPrint(c, ending, query);
-  if (count > DOCUMENT_INLINE_LIMIT) throw new Refused(413, M.tooLargeToStream(count));
-  const printing = await startPrinting(c, ending, query);
+  // Counted before anything is recorded: beyond the limit, a 413 that says to build it as a job.
+  const printing = await startPrinting(printRequestOf(c), ending, query, {
+    refuseOver: { max: DOCUMENT_INLINE_LIMIT, message: M.tooLargeToStream },
+  });
   const { storage, log } = c.get('deps');
   const out = new PassThrough();
   // Drawn as the answer is read; a failure part-way cuts the answer off (the reader sees a broken
@@ -54,13 +57,18 @@ async function streamPdf(c: AppContext, query: DocumentQuery) {
   });
 }
 
+/** A job for a document the caller may print: its query checked now (the worker checks it again). */
 async function startJob(c: AppContext, query: DocumentQuery) {
   const ending = endingOf(c);
-  const total = await countPrint(c, ending, query);
-  const { database, jobs } = c.get('deps');
-  const job = await queueDocumentJob({ db: database.db, jobs }, callerOf(c), {
+  const db = dbOf(c);
+  const caller = callerOf(c);
+  const { definition, scope } = await resolveQuery(db, caller, ending, query);
+  const builder = BUILDERS[definition.ending];
+  if (!builder) throw new NotFound(M.unknownDocument);
+  const total = await builder.count(db, scope);
+  const job = await queueDocumentJob({ db, jobs: c.get('deps').jobs }, caller, {
     ending,
-    title: DOCUMENTS[ending].title,
+    title: definition.title,
     query,
     total,
   });

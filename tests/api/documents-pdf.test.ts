@@ -176,6 +176,7 @@ describe('the QR code', () => {
     const x = PAGE.width - PAGE.margin - HEAD.qr;
     const decoded = decodeQr(bytes, 0, { x: x - 8, y: PAGE.margin - 8, width: HEAD.qr + 16, height: HEAD.qr + 11 });
     expect(decoded).toBe(verification.url);
+    expect(decoded).toBe('https://portal.example.org/verify/ZX4P-7KQM-2WRT');
   });
 });
 

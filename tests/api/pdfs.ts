@@ -1,11 +1,11 @@
 import jsQR from 'jsqr';
 import * as mupdf from 'mupdf';
-import QRCode from 'qrcode';
 import { PassThrough } from 'node:stream';
 import type { DocumentCell, Photocard, PrintedDocument, Verification } from '../../contract/documents';
 import { BOARD_NAME } from '../../contract/documents';
 import type { Printing, PrintingBlock } from '../../server/documents/builder';
 import { drawPdf } from '../../server/documents/pdf';
+import { verificationOf as pipelineVerification } from '../../server/documents/qr';
 import type { Storage } from '../../server/storage/storage';
 
 /**
@@ -59,16 +59,8 @@ export function decodeQr(
   return jsQR(rgba, cutWidth, cutHeight)?.data ?? null;
 }
 
-/** A verification as the pipeline makes one: a QR of the URL as a path of its dark modules. */
-export function verificationOf(code: string, url = `https://portal.example.org/verify/${code}`): Verification {
-  const qr = QRCode.create(url, { errorCorrectionLevel: 'M' });
-  const { size, data } = qr.modules;
-  let path = '';
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) if (data[y * size + x]) path += `M${x} ${y}h1v1h-1z`;
-  }
-  return { code, url, qr: path, size };
-}
+/** A verification as the pipeline makes one (server/documents/qr.ts), for a code of our own. */
+export const verificationOf = (code: string): Verification => pipelineVerification(code, 'https://portal.example.org');
 
 /** Items in batches, as a builder's keyset pages give them. */
 export async function* inBatches<T>(items: Iterable<T>, size = 500): AsyncIterable<T[]> {

@@ -88,7 +88,7 @@ const whereOf = (list: ListDefinition, scope: DocumentScope) => and(...scopeCond
 function columnsOf(list: ListDefinition, scope: DocumentScope) {
   const album = scope.variant === 'album';
   const columns: { column: DocumentColumn; cell: (line: CandidateLine, serial: number) => DocumentCell }[] = [];
-  if (album) columns.push({ column: { label: 'Photo', width: 1.3, align: 'center' }, cell: (l) => ({ photo: l.photo }) });
+  if (album) columns.push({ column: { label: 'Photo', width: 1.3, align: 'center', photo: true }, cell: (l) => ({ photo: l.photo }) });
   columns.push(
     { column: { label: 'S/N', width: 0.5, align: 'right' }, cell: (_, serial) => String(serial) },
     { column: { label: 'Index number', width: 1.6 }, cell: (l) => l.candidateIndex },
