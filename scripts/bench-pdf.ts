@@ -129,7 +129,12 @@ async function makePhotos(dir: string) {
   const keys: string[] = [];
   for (let i = 0; i < PHOTOS; i++) {
     const camera = await sharp({
-      create: { width: 1200, height: 1500, channels: 3, background: { r: 180 + (i % 60), g: 150, b: 120 + (i % 90) } },
+      create: {
+        width: 1200,
+        height: 1500,
+        channels: 3,
+        background: { r: 180 + (i % 60), g: 150, b: 120 + (i % 90) },
+      },
     })
       .composite([
         {
@@ -150,13 +155,19 @@ async function makePhotos(dir: string) {
 
 function runChild(kind: Figure['kind'], count: number, dir: string): Promise<Figure> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/bench-pdf.ts'), 'child', kind, String(count), dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.resolve('scripts/bench-pdf.ts'), 'child', kind, String(count), dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Figure) : reject(new Error(`bench-pdf child exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as Figure) : reject(new Error(`bench-pdf child exited ${code}`)),
+    );
   });
 }
 

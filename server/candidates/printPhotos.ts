@@ -17,7 +17,11 @@ const BATCH = 20;
  * removed again (or, if the process dies first, by the storage sweep: it has no row). A photo that
  * cannot be read is logged and skipped, never failing the run: the rest still get theirs.
  */
-export async function makeMissingPrintPhotos({ db, storage, log }: WithStorage): Promise<{ made: number; failed: number }> {
+export async function makeMissingPrintPhotos({
+  db,
+  storage,
+  log,
+}: WithStorage): Promise<{ made: number; failed: number }> {
   const print = alias(files, 'print');
   let after = 0;
   let made = 0;

@@ -117,7 +117,10 @@ export async function buildDocumentJob(
     .from(users)
     .where(eq(users.id, job.createdBy));
   const mark = (set: Partial<typeof documentJobs.$inferInsert>) =>
-    db.update(documentJobs).set({ ...set, updatedAt: new Date() }).where(eq(documentJobs.id, id));
+    db
+      .update(documentJobs)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(documentJobs.id, id));
   if (!user?.active) {
     await mark({ state: 'failed', message: M.jobFailed, finishedAt: new Date() });
     return;
@@ -153,7 +156,13 @@ export async function buildDocumentJob(
     await db.transaction(async (tx) => {
       await tx
         .insert(files)
-        .values({ key: job.fileKey, kind: DOCUMENT_FILE_KIND, ownerId: job.createdBy, contentType: 'application/pdf', size })
+        .values({
+          key: job.fileKey,
+          kind: DOCUMENT_FILE_KIND,
+          ownerId: job.createdBy,
+          contentType: 'application/pdf',
+          size,
+        })
         .onConflictDoNothing();
       await tx
         .update(documentJobs)
@@ -169,9 +178,11 @@ export async function buildDocumentJob(
     });
   } catch (error) {
     const refused = error instanceof DomainError;
-    await mark({ state: 'failed', message: refused ? error.message : M.jobFailed, finishedAt: new Date() }).catch(
-      () => {},
-    );
+    await mark({
+      state: 'failed',
+      message: refused ? error.message : M.jobFailed,
+      finishedAt: new Date(),
+    }).catch(() => {});
     if (refused) return;
     log.error('document_job.failed', { id, error: String(error) });
     throw error;
@@ -200,7 +211,9 @@ export async function removeOldDocumentJobs(
     return removed;
   });
   for (const key of keys) {
-    await storage.remove(key).catch((error: unknown) => log.error('storage.remove_failed', { key, error: String(error) }));
+    await storage
+      .remove(key)
+      .catch((error: unknown) => log.error('storage.remove_failed', { key, error: String(error) }));
   }
   return keys.length;
 }

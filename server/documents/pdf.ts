@@ -1,7 +1,12 @@
 import PDFDocument from 'pdfkit';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BOARD_NAME, type DocumentCell, type Photocard, type PrintedDocument } from '../../contract/documents';
+import {
+  BOARD_NAME,
+  type DocumentCell,
+  type Photocard,
+  type PrintedDocument,
+} from '../../contract/documents';
 import { formatDateTime } from '../../contract/format';
 import type { Storage } from '../storage/storage';
 import type { Printing, PrintingBlock } from './builder';
@@ -50,7 +55,10 @@ export interface PdfTarget {
 }
 
 /** Draws the print into `out`, ending it; answers the page count. Rejects if `out` fails or closes early. */
-export async function drawPdf(printing: Printing, { storage, out, progress }: PdfTarget): Promise<{ pages: number }> {
+export async function drawPdf(
+  printing: Printing,
+  { storage, out, progress }: PdfTarget,
+): Promise<{ pages: number }> {
   const { head } = printing;
   const doc = new PDFDocument({
     size: 'A4',
@@ -163,7 +171,9 @@ class Reader<T> {
   private readAhead() {
     const read = this.iterator
       .next()
-      .then(async (next) => (next.done ? { done: true, items: [] } : { done: false, items: await this.prepare(next.value) }));
+      .then(async (next) =>
+        next.done ? { done: true, items: [] } : { done: false, items: await this.prepare(next.value) },
+      );
     // Awaited by the next take; a drawing that stops first must not leave it unhandled.
     read.catch(() => {});
     this.ahead = read;
@@ -268,17 +278,43 @@ function drawHead(
   const qrX = PAGE.width - margin - HEAD.qr;
   drawQr(doc, head.verification, qrX, margin, HEAD.qr);
   doc.fillColor('#000000');
-  line(doc, fits.fit(head.verification.code, BOLD, 7.5, 5, HEAD.qr + 24), BOLD, qrX - 12, margin + HEAD.qr + 4, HEAD.qr + 24, 'center');
+  line(
+    doc,
+    fits.fit(head.verification.code, BOLD, 7.5, 5, HEAD.qr + 24),
+    BOLD,
+    qrX - 12,
+    margin + HEAD.qr + 4,
+    HEAD.qr + 24,
+    'center',
+  );
   const ruleY = bodyOf(head.heading.length).top - 6;
-  doc.moveTo(margin, ruleY).lineTo(PAGE.width - margin, ruleY).lineWidth(0.6).strokeColor(RULE).stroke();
+  doc
+    .moveTo(margin, ruleY)
+    .lineTo(PAGE.width - margin, ruleY)
+    .lineWidth(0.6)
+    .strokeColor(RULE)
+    .stroke();
 
   const footY = PAGE.height - margin - FOOT.height + 6;
-  doc.moveTo(margin, footY - 3).lineTo(PAGE.width - margin, footY - 3).lineWidth(0.4).strokeColor(RULE).stroke();
+  doc
+    .moveTo(margin, footY - 3)
+    .lineTo(PAGE.width - margin, footY - 3)
+    .lineWidth(0.4)
+    .strokeColor(RULE)
+    .stroke();
   doc.fillColor(GREY);
   const printed = `Printed ${formatDateTime(head.printedAt)} by ${head.printedBy}`;
   line(doc, fits.fit(printed, REGULAR, FOOT.size, 5.5, CONTENT_WIDTH - 90), REGULAR, margin, footY);
   const pageOf = `Page ${page} of ${pages}`;
-  line(doc, fits.fit(pageOf, REGULAR, FOOT.size, FOOT.size, 88), REGULAR, margin, footY, CONTENT_WIDTH, 'right');
+  line(
+    doc,
+    fits.fit(pageOf, REGULAR, FOOT.size, FOOT.size, 88),
+    REGULAR,
+    margin,
+    footY,
+    CONTENT_WIDTH,
+    'right',
+  );
   doc.fillColor('#000000');
 }
 
@@ -297,7 +333,9 @@ function wholeHeight(doc: PDFKit.PDFDocument, block: PrintingBlock): number {
       return doc.heightOfString(block.text, { width: CONTENT_WIDTH });
     case 'notice':
       doc.font(BOLD).fontSize(TEXT_SIZE);
-      return doc.heightOfString(block.text, { width: CONTENT_WIDTH - 2 * NOTICE_PADDING }) + 2 * NOTICE_PADDING;
+      return (
+        doc.heightOfString(block.text, { width: CONTENT_WIDTH - 2 * NOTICE_PADDING }) + 2 * NOTICE_PADDING
+      );
     default:
       return HEIGHTS.signatures;
   }
@@ -321,12 +359,19 @@ async function drawPlacement(
         ellipsis: true,
       });
     } else if (block.kind === 'notice') {
-      doc.rect(x, placement.y, CONTENT_WIDTH, placement.height).lineWidth(1.2).fillAndStroke('#f2f2f2', '#333333');
-      doc.fillColor('#000000').font(BOLD).fontSize(TEXT_SIZE).text(block.text, x + NOTICE_PADDING, placement.y + NOTICE_PADDING, {
-        width: CONTENT_WIDTH - 2 * NOTICE_PADDING,
-        height: placement.height - NOTICE_PADDING,
-        ellipsis: true,
-      });
+      doc
+        .rect(x, placement.y, CONTENT_WIDTH, placement.height)
+        .lineWidth(1.2)
+        .fillAndStroke('#f2f2f2', '#333333');
+      doc
+        .fillColor('#000000')
+        .font(BOLD)
+        .fontSize(TEXT_SIZE)
+        .text(block.text, x + NOTICE_PADDING, placement.y + NOTICE_PADDING, {
+          width: CONTENT_WIDTH - 2 * NOTICE_PADDING,
+          height: placement.height - NOTICE_PADDING,
+          ellipsis: true,
+        });
     } else if (block.kind === 'signatures') {
       drawSignatures(doc, fits, block.labels, placement.y);
     }
@@ -339,7 +384,15 @@ async function drawPlacement(
     cards.forEach((card, i) => {
       const column = i % CARD_GRID.columns;
       const row = Math.floor(i / CARD_GRID.columns);
-      drawCard(doc, fits, card, x + column * (width + CARD_GRID.gap), body.top + row * (height + CARD_GRID.gap), width, height);
+      drawCard(
+        doc,
+        fits,
+        card,
+        x + column * (width + CARD_GRID.gap),
+        body.top + row * (height + CARD_GRID.gap),
+        width,
+        height,
+      );
     });
     return;
   }
@@ -402,16 +455,31 @@ async function drawTableRows(
     y += rowHeight;
     lines.push(y);
   }
-  const cell = (text: string, font: string, left: number, width: number, align: 'left' | 'right' | 'center') => {
+  const cell = (
+    text: string,
+    font: string,
+    left: number,
+    width: number,
+    align: 'left' | 'right' | 'center',
+  ) => {
     if (!text) return;
     const fitted = fits.fit(text, font, 8, 5.5, width - 2 * CELL_PADDING);
-    line(doc, fitted, font, left + CELL_PADDING, y + (rowHeight - fitted.size) / 2 - 1, width - 2 * CELL_PADDING, align);
+    line(
+      doc,
+      fitted,
+      font,
+      left + CELL_PADDING,
+      y + (rowHeight - fitted.size) / 2 - 1,
+      width - 2 * CELL_PADDING,
+      align,
+    );
   };
   for (const row of rows) {
     columns.forEach(({ left, width, column }, i) => {
       const value = row.cells[i];
       if (column.blank || value === undefined) return; // An empty box, for the examiner's hand.
-      if (typeof value === 'object') drawPhoto(doc, fits, row.photos[i] ?? null, left + 3, y + 3, width - 6, rowHeight - 6);
+      if (typeof value === 'object')
+        drawPhoto(doc, fits, row.photos[i] ?? null, left + 3, y + 3, width - 6, rowHeight - 6);
       else cell(value, REGULAR, left, width, column.align ?? 'left');
     });
     y += rowHeight;
@@ -421,14 +489,17 @@ async function drawTableRows(
   if (block.totals && placement.to > Math.max(block.count, 1)) {
     doc.rect(PAGE.margin, y, CONTENT_WIDTH, rowHeight).fill('#f2f2f2');
     doc.fillColor('#000000');
-    columns.forEach(({ left, width, column }, i) => cell(block.totals?.[i] ?? '', BOLD, left, width, column.align ?? 'left'));
+    columns.forEach(({ left, width, column }, i) =>
+      cell(block.totals?.[i] ?? '', BOLD, left, width, column.align ?? 'left'),
+    );
     y += rowHeight;
     lines.push(y);
   }
   // The grid, once for the page's rows: every cell a box, so a blank column is an empty box to write in.
   for (const at of lines) doc.moveTo(PAGE.margin, at).lineTo(PAGE.width - PAGE.margin, at);
   const bottom = lines[lines.length - 1];
-  for (const { left } of columns) doc.moveTo(left, top).lineTo(left, empty ? top + HEIGHTS.headerRow : bottom);
+  for (const { left } of columns)
+    doc.moveTo(left, top).lineTo(left, empty ? top + HEIGHTS.headerRow : bottom);
   doc.moveTo(PAGE.width - PAGE.margin, top).lineTo(PAGE.width - PAGE.margin, bottom);
   if (empty) doc.moveTo(PAGE.margin, top).lineTo(PAGE.margin, bottom);
   doc.lineWidth(0.5).strokeColor('#444444').stroke();
@@ -480,9 +551,20 @@ function drawFields(
       if (!field) continue;
       const left = PAGE.margin + side * half;
       line(doc, fits.fit(field.label, BOLD, 7.5, 5.5, labelWidth - 4), BOLD, left, y + 3);
-      line(doc, fits.fit(field.value || '—', REGULAR, 8, 5.5, half - labelWidth - 8), REGULAR, left + labelWidth, y + 2.5);
+      line(
+        doc,
+        fits.fit(field.value || '—', REGULAR, 8, 5.5, half - labelWidth - 8),
+        REGULAR,
+        left + labelWidth,
+        y + 2.5,
+      );
     }
-    doc.moveTo(PAGE.margin, y + HEIGHTS.field).lineTo(PAGE.width - PAGE.margin, y + HEIGHTS.field).lineWidth(0.3).strokeColor('#bbbbbb').stroke();
+    doc
+      .moveTo(PAGE.margin, y + HEIGHTS.field)
+      .lineTo(PAGE.width - PAGE.margin, y + HEIGHTS.field)
+      .lineWidth(0.3)
+      .strokeColor('#bbbbbb')
+      .stroke();
   }
   doc.fillColor('#000000');
 }
@@ -510,10 +592,22 @@ function drawBars(
     line(doc, fits.fit(bar.label, REGULAR, 7.5, 5.5, labelWidth - 4), REGULAR, PAGE.margin, y + 3);
     const share = block.max > 0 ? Math.min(Math.max(bar.value / block.max, 0), 1) : 0;
     const barLeft = PAGE.margin + labelWidth;
-    doc.rect(barLeft, y + 2, area, HEIGHTS.bar - 4).lineWidth(0.3).strokeColor('#cccccc').stroke();
+    doc
+      .rect(barLeft, y + 2, area, HEIGHTS.bar - 4)
+      .lineWidth(0.3)
+      .strokeColor('#cccccc')
+      .stroke();
     if (share > 0) doc.rect(barLeft, y + 2, area * share, HEIGHTS.bar - 4).fill(BAR);
     doc.fillColor('#000000');
-    line(doc, fits.fit(numberFormat.format(bar.value), BOLD, 7.5, 5.5, valueWidth), BOLD, barLeft + area + 8, y + 3, valueWidth, 'left');
+    line(
+      doc,
+      fits.fit(numberFormat.format(bar.value), BOLD, 7.5, 5.5, valueWidth),
+      BOLD,
+      barLeft + area + 8,
+      y + 3,
+      valueWidth,
+      'left',
+    );
   }
 }
 
@@ -522,7 +616,12 @@ function drawSignatures(doc: PDFKit.PDFDocument, fits: FitCache, labels: string[
   const width = CONTENT_WIDTH / labels.length;
   labels.forEach((label, i) => {
     const left = PAGE.margin + i * width;
-    doc.moveTo(left + 6, y + 28).lineTo(left + width - 6, y + 28).lineWidth(0.6).strokeColor('#000000').stroke();
+    doc
+      .moveTo(left + 6, y + 28)
+      .lineTo(left + width - 6, y + 28)
+      .lineWidth(0.6)
+      .strokeColor('#000000')
+      .stroke();
     line(doc, fits.fit(label, REGULAR, 7.5, 5.5, width - 12), REGULAR, left + 6, y + 31);
   });
 }
@@ -535,7 +634,15 @@ const CARD_PADDING = 6;
 const CARD_PHOTO = { width: 60, height: 75 };
 const CARD_QR = 46;
 
-function drawCard(doc: PDFKit.PDFDocument, fits: FitCache, { card, photo }: Card, x: number, y: number, width: number, height: number) {
+function drawCard(
+  doc: PDFKit.PDFDocument,
+  fits: FitCache,
+  { card, photo }: Card,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+) {
   doc.roundedRect(x, y, width, height, 4).lineWidth(0.8).strokeColor('#333333').stroke();
   doc.fillColor('#000000');
   const inner = width - 2 * CARD_PADDING;
@@ -548,7 +655,15 @@ function drawCard(doc: PDFKit.PDFDocument, fits: FitCache, { card, photo }: Card
   const qrX = x + width - CARD_PADDING - CARD_QR;
   drawQr(doc, card.verification, qrX, y + CARD_PADDING, CARD_QR);
   doc.fillColor('#000000');
-  line(doc, fits.fit(card.verification.code, BOLD, 6, 4.5, CARD_QR + 10), BOLD, qrX - 5, y + CARD_PADDING + CARD_QR + 1, CARD_QR + 10, 'center');
+  line(
+    doc,
+    fits.fit(card.verification.code, BOLD, 6, 4.5, CARD_QR + 10),
+    BOLD,
+    qrX - 5,
+    y + CARD_PADDING + CARD_QR + 1,
+    CARD_QR + 10,
+    'center',
+  );
 
   const textLeft = left + CARD_PHOTO.width + 6;
   const textWidth = qrX - textLeft - 4;
@@ -588,6 +703,12 @@ function drawCard(doc: PDFKit.PDFDocument, fits: FitCache, { card, photo }: Card
   const boxHeight = Math.max(y + height - CARD_PADDING - below, 14);
   doc.rect(left, below, inner, boxHeight).lineWidth(0.5).strokeColor('#555555').stroke();
   doc.fillColor(GREY);
-  line(doc, fits.fit("Candidate's signature", REGULAR, 6, 5, inner - 6), REGULAR, left + 3, below + boxHeight - 8);
+  line(
+    doc,
+    fits.fit("Candidate's signature", REGULAR, 6, 5, inner - 6),
+    REGULAR,
+    left + 3,
+    below + boxHeight - 8,
+  );
   doc.fillColor('#000000');
 }

@@ -16,7 +16,14 @@ export const PAGE = { width: 595.28, height: 841.89, margin: 36 } as const;
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 
 /** The page's head: the board, the title, one line a heading; the QR code at the right. */
-export const HEAD = { boardSize: 12, titleSize: 14, lineSize: 8.5, lineHeight: 11, qr: 62, linesTop: 36 } as const;
+export const HEAD = {
+  boardSize: 12,
+  titleSize: 14,
+  lineSize: 8.5,
+  lineHeight: 11,
+  qr: 62,
+  linesTop: 36,
+} as const;
 /** The page's foot: when and by whom it was printed, and 'Page X of Y'. */
 export const FOOT = { size: 7.5, height: 16 } as const;
 
@@ -43,7 +50,8 @@ export function bodyOf(headingLines: number): { top: number; bottom: number } {
 }
 
 /** A column that holds photos (an album's): by its flag, or by its label when a builder left it out. */
-export const isPhotoColumn = (column: DocumentColumn) => column.photo === true || /^photo$/i.test(column.label);
+export const isPhotoColumn = (column: DocumentColumn) =>
+  column.photo === true || /^photo$/i.test(column.label);
 
 /** What one place on a page holds. */
 export type Placement =
@@ -66,10 +74,20 @@ function itemsOf(block: PrintingBlock) {
       const album = block.columns.some(isPhotoColumn);
       // An empty table still shows its header and one row saying so.
       const items = Math.max(block.count, 1) + (block.totals ? 1 : 0);
-      return { items, height: album ? HEIGHTS.albumRow : HEIGHTS.row, repeated: HEIGHTS.headerRow, titled: !!block.title };
+      return {
+        items,
+        height: album ? HEIGHTS.albumRow : HEIGHTS.row,
+        repeated: HEIGHTS.headerRow,
+        titled: !!block.title,
+      };
     }
     case 'fields':
-      return { items: Math.max(Math.ceil(block.fields.length / 2), 1), height: HEIGHTS.field, repeated: 0, titled: true };
+      return {
+        items: Math.max(Math.ceil(block.fields.length / 2), 1),
+        height: HEIGHTS.field,
+        repeated: 0,
+        titled: true,
+      };
     case 'chart':
       return { items: Math.max(block.bars.length, 1), height: HEIGHTS.bar, repeated: 0, titled: true };
     default:
@@ -83,7 +101,11 @@ function itemsOf(block: PrintingBlock) {
  * with the first items, never alone at a page's foot); cards start a page of their own; a block drawn
  * whole goes to the next page when it does not fit the rest of this one.
  */
-export function planPages(blocks: readonly PrintingBlock[], headingLines: number, measures: Measures): Placement[][] {
+export function planPages(
+  blocks: readonly PrintingBlock[],
+  headingLines: number,
+  measures: Measures,
+): Placement[][] {
   const body = bodyOf(headingLines);
   const pages: Placement[][] = [[]];
   let y = body.top;

@@ -38,7 +38,14 @@ export interface Fitted {
  * cut at `minSize`, by whole letters (a letter and its tone marks stay together), with an ellipsis.
  * Never wrapped: a row's height is fixed (server/documents/pdfLayout.ts).
  */
-export function fit(doc: PDFKit.PDFDocument, text: string, font: string, size: number, minSize: number, width: number): Fitted {
+export function fit(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  font: string,
+  size: number,
+  minSize: number,
+  width: number,
+): Fitted {
   doc.font(font).fontSize(size);
   const natural = doc.widthOfString(text);
   if (natural <= width) return { text, size, width: natural };
@@ -86,7 +93,8 @@ export function line(
   width = 0,
   align: 'left' | 'right' | 'center' = 'left',
 ): void {
-  const left = align === 'right' ? x + width - fitted.width : align === 'center' ? x + (width - fitted.width) / 2 : x;
+  const left =
+    align === 'right' ? x + width - fitted.width : align === 'center' ? x + (width - fitted.width) / 2 : x;
   doc.font(font).fontSize(fitted.size).text(fitted.text, left, y, { lineBreak: false });
 }
 
@@ -100,8 +108,15 @@ let lastQr: { path: string; operators: string | null } | null = null;
  * `re` (a rectangle): pdfkit's general SVG path parser, and the four line operators a module it writes,
  * took most of a photocard's drawing time and PDF size. Anything else goes to pdfkit's parser.
  */
-export function drawQr(doc: PDFKit.PDFDocument, verification: Verification, x: number, y: number, side: number): void {
-  if (lastQr?.path !== verification.qr) lastQr = { path: verification.qr, operators: qrOperators(verification.qr) };
+export function drawQr(
+  doc: PDFKit.PDFDocument,
+  verification: Verification,
+  x: number,
+  y: number,
+  side: number,
+): void {
+  if (lastQr?.path !== verification.qr)
+    lastQr = { path: verification.qr, operators: qrOperators(verification.qr) };
   const { operators } = lastQr;
   doc.save();
   doc.rect(x, y, side, side).fill('#ffffff');
@@ -177,7 +192,13 @@ function qrOperators(path: string): string | null {
       let j = i + 1;
       while (j < path.length) {
         const next = path.charCodeAt(j);
-        if ((next >= 48 && next <= 57) || next === 46 || next === 101 || (next === 45 && path.charCodeAt(j - 1) === 101)) j++;
+        if (
+          (next >= 48 && next <= 57) ||
+          next === 46 ||
+          next === 101 ||
+          (next === 45 && path.charCodeAt(j - 1) === 101)
+        )
+          j++;
         else break;
       }
       const value = Number(path.slice(i, j));
@@ -220,7 +241,8 @@ function subpathOperators(points: number[], closed: boolean): string {
     }
   }
   let lines = '';
-  for (let k = 0; k < count; k++) lines += `${round(points[2 * k])} ${round(points[2 * k + 1])} ${k === 0 ? 'm' : 'l'}\n`;
+  for (let k = 0; k < count; k++)
+    lines += `${round(points[2 * k])} ${round(points[2 * k + 1])} ${k === 0 ? 'm' : 'l'}\n`;
   return closed ? `${lines}h\n` : lines;
 }
 

@@ -18,7 +18,10 @@ export interface RangedFile {
 }
 
 /** The one range asked for, or 'whole' (none, several, or not understood), or 'unsatisfiable'. */
-function rangeOf(header: string | undefined, size: number): { start: number; end: number } | 'whole' | 'unsatisfiable' {
+function rangeOf(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'whole' | 'unsatisfiable' {
   const match = header?.trim().match(/^bytes=(\d*)-(\d*)$/);
   if (!match || (match[1] === '' && match[2] === '')) return 'whole';
   if (match[1] === '') {
@@ -43,7 +46,10 @@ export async function rangedDownload(c: AppContext, file: RangedFile): Promise<R
   const ifRange = c.req.header('if-range');
   const asked = ifRange && ifRange !== file.etag ? 'whole' : rangeOf(c.req.header('range'), file.size);
   if (asked === 'unsatisfiable') {
-    return new Response(null, { status: 416, headers: { ...headers, 'Content-Range': `bytes */${file.size}` } });
+    return new Response(null, {
+      status: 416,
+      headers: { ...headers, 'Content-Range': `bytes */${file.size}` },
+    });
   }
   const { start, end } = asked === 'whole' ? { start: 0, end: file.size - 1 } : asked;
   const body = file.size === 0 ? null : await file.open(start, end);

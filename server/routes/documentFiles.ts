@@ -1,9 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import {
-  DOCUMENT_INLINE_LIMIT,
-  DOCUMENT_MESSAGES as M,
-  DOCUMENTS,
-} from '../../contract/documents';
+import { DOCUMENT_INLINE_LIMIT, DOCUMENT_MESSAGES as M, DOCUMENTS } from '../../contract/documents';
 import { DOCUMENT_ENDPOINTS as E } from '../../contract/documents.endpoints';
 import type { DocumentQuery } from '../../contract/documents.validators';
 import { boardDay } from '../../contract/format';

@@ -107,7 +107,9 @@ describe('bulk indexing', () => {
     for (const row of indexed) {
       const stored = await db().select().from(files).where(eq(files.candidateId, row.id));
       expect(stored.find((file) => file.field === 'photo')).toMatchObject({ contentType: 'image/png' });
-      expect(stored.find((file) => file.field === 'photo_print')).toMatchObject({ contentType: 'image/jpeg' });
+      expect(stored.find((file) => file.field === 'photo_print')).toMatchObject({
+        contentType: 'image/jpeg',
+      });
     }
     expect(await db().select().from(files).where(eq(files.kind, 'bulk_batch'))).toEqual([]);
 

@@ -23,7 +23,12 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await startTestPortal({}, { livingDemo: true, jobs: { pollingIntervalSeconds: 0.5, schedule: false } });
-  for (const email of ['admin@example.org', 'marker1@example.org', 'school1@example.org', 'school2@example.org']) {
+  for (const email of [
+    'admin@example.org',
+    'marker1@example.org',
+    'school1@example.org',
+    'school2@example.org',
+  ]) {
     tokens[email] = (await issueToken(t.portal.database.db, await userIdOf(t, email), 60)).token;
   }
 }, 120_000);
@@ -34,7 +39,11 @@ const db = () => t.portal.database.db;
 /** A GET with the caller's token, its body as bytes. */
 async function fetchBytes(path: string, token: string, headers: Record<string, string> = {}) {
   const response = await fetch(t.url + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
-  return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: new Uint8Array(await response.arrayBuffer()),
+  };
 }
 
 const pdfPath = (role: 'admin' | 'school_admin', ending: string, query: string) =>
@@ -50,7 +59,9 @@ describe('a PDF streamed as the caller waits', () => {
     );
     expect(status).toBe(200);
     expect(headers.get('content-type')).toBe('application/pdf');
-    expect(headers.get('content-disposition')).toMatch(/^attachment; filename="indexed-candidate-list-[\w-]+\.pdf"$/);
+    expect(headers.get('content-disposition')).toMatch(
+      /^attachment; filename="indexed-candidate-list-[\w-]+\.pdf"$/,
+    );
     const pages = pdfPages(bytes);
     expect(pages.length).toBeGreaterThan(1);
     pages.forEach((text, i) => {
@@ -155,23 +166,31 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
     const first = await fetchBytes(filePath, tokens['admin@example.org'], { range: 'bytes=0-99999' });
     expect(first.status).toBe(206);
     expect(first.headers.get('content-range')).toBe(`bytes 0-99999/${whole.bytes.byteLength}`);
-    const rest = await fetchBytes(filePath, tokens['admin@example.org'], { range: 'bytes=100000-', 'if-range': etag });
+    const rest = await fetchBytes(filePath, tokens['admin@example.org'], {
+      range: 'bytes=100000-',
+      'if-range': etag,
+    });
     expect(rest.status).toBe(206);
     const joined = new Uint8Array(first.bytes.byteLength + rest.bytes.byteLength);
     joined.set(first.bytes);
     joined.set(rest.bytes, first.bytes.byteLength);
     expect(Buffer.from(joined).equals(Buffer.from(whole.bytes))).toBe(true);
     // Another file's tag: the whole file, not a part of a different one.
-    const changed = await fetchBytes(filePath, tokens['admin@example.org'], { range: 'bytes=100000-', 'if-range': '"other"' });
+    const changed = await fetchBytes(filePath, tokens['admin@example.org'], {
+      range: 'bytes=100000-',
+      'if-range': '"other"',
+    });
     expect(changed.status).toBe(200);
     expect(changed.bytes.byteLength).toBe(whole.bytes.byteLength);
-    const past = await fetchBytes(filePath, tokens['admin@example.org'], { range: `bytes=${whole.bytes.byteLength}-` });
+    const past = await fetchBytes(filePath, tokens['admin@example.org'], {
+      range: `bytes=${whole.bytes.byteLength}-`,
+    });
     expect(past.status).toBe(416);
 
     const pages = pdfPages(whole.bytes);
     expect(pages[0]).toContain(`Page 1 of ${pages.length}`);
     expect(pages[pages.length - 1]).toContain(`Page ${pages.length} of ${pages.length}`);
-    expect(pages.join('\n')).toContain('Ụchẹ5001');
+    expect(pages.join('\n')).toContain('ỤCHẸ5001, Ngọzị');
 
     // One stored file, recorded so the sweep keeps it.
     const [row] = await db().select().from(documentJobs).where(eq(documentJobs.id, jobId));
@@ -183,7 +202,9 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
       ['marker1@example.org', 'admin'],
       ['school2@example.org', 'school_admin'],
     ] as const) {
-      const read = await t.request('GET', fillPath(E.job[role].path, { id: jobId }), { token: tokens[email] });
+      const read = await t.request('GET', fillPath(E.job[role].path, { id: jobId }), {
+        token: tokens[email],
+      });
       expect(read.status).toBe(404);
       expect(read.body.message).toBe(M.jobNotFound);
       const file = await fetchBytes(fillPath(E.jobFile[role].path, { id: jobId }), tokens[email]);

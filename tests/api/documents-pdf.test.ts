@@ -45,7 +45,9 @@ beforeAll(async () => {
   // A camera-sized photo (1200×1500, noisy so it does not compress away), made small as uploads are.
   const raw = Buffer.alloc(1200 * 1500 * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
-  const original = await sharp(raw, { raw: { width: 1200, height: 1500, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  const original = await sharp(raw, { raw: { width: 1200, height: 1500, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
   originalBytes = original.byteLength;
   const small = await printPhotoOf(new Uint8Array(original));
   photoKey = newKey('candidates', 'jpg');
@@ -73,7 +75,9 @@ describe('a list', () => {
         title: 'Candidates',
         columns: COLUMNS,
         count: NAMES.length,
-        rows: inBatches(NAMES.map(([surname, other], i) => [String(i + 1), indexOf(i), surname, other, 'F', 'ignored'])),
+        rows: inBatches(
+          NAMES.map(([surname, other], i) => [String(i + 1), indexOf(i), surname, other, 'F', 'ignored']),
+        ),
       },
       { kind: 'signatures', labels: ['Invigilator', 'Supervisor'] },
     ]);
@@ -105,7 +109,9 @@ describe('a list', () => {
         kind: 'table',
         columns: COLUMNS,
         count,
-        rows: inBatches(rowsOf(count, (i) => [String(i + 1), indexOf(i), `SURNAME${i + 1}`, 'Ngọzị Ụchẹ', 'F', ''])),
+        rows: inBatches(
+          rowsOf(count, (i) => [String(i + 1), indexOf(i), `SURNAME${i + 1}`, 'Ngọzị Ụchẹ', 'F', '']),
+        ),
       },
     ]);
     const { bytes, pages } = await drawToBytes(printing, storage);
@@ -148,7 +154,14 @@ describe('a list', () => {
 
   it('fields, a chart and text print with the head', async () => {
     const printing = printingOf([
-      { kind: 'fields', title: 'Identity', fields: [{ label: 'Surname', value: 'ƳAR' }, { label: 'Sex', value: 'Female' }] },
+      {
+        kind: 'fields',
+        title: 'Identity',
+        fields: [
+          { label: 'Surname', value: 'ƳAR' },
+          { label: 'Sex', value: 'Female' },
+        ],
+      },
       {
         kind: 'chart',
         title: 'Pass rate by course header',
@@ -163,7 +176,14 @@ describe('a list', () => {
     ]);
     const { bytes } = await drawToBytes(printing, storage);
     const [text] = pdfPages(bytes);
-    for (const words of ['Identity', 'ƳAR', 'Pass rate by course header (% passed)', 'A1 General Nursing', '82.5', 'Facility is the mean'])
+    for (const words of [
+      'Identity',
+      'ƳAR',
+      'Pass rate by course header (% passed)',
+      'A1 General Nursing',
+      '82.5',
+      'Facility is the mean',
+    ])
       expect(text).toContain(words);
   });
 });
@@ -174,7 +194,12 @@ describe('the QR code', () => {
     const printing = printingOf([{ kind: 'text', text: 'One line.' }], { verification });
     const { bytes } = await drawToBytes(printing, storage);
     const x = PAGE.width - PAGE.margin - HEAD.qr;
-    const decoded = decodeQr(bytes, 0, { x: x - 8, y: PAGE.margin - 8, width: HEAD.qr + 16, height: HEAD.qr + 11 });
+    const decoded = decodeQr(bytes, 0, {
+      x: x - 8,
+      y: PAGE.margin - 8,
+      width: HEAD.qr + 16,
+      height: HEAD.qr + 11,
+    });
     expect(decoded).toBe(verification.url);
     expect(decoded).toBe('https://portal.example.org/verify/ZX4P-7KQM-2WRT');
   });

@@ -60,7 +60,8 @@ export function decodeQr(
 }
 
 /** A verification as the pipeline makes one (server/documents/qr.ts), for a code of our own. */
-export const verificationOf = (code: string): Verification => pipelineVerification(code, 'https://portal.example.org');
+export const verificationOf = (code: string): Verification =>
+  pipelineVerification(code, 'https://portal.example.org');
 
 /** Items in batches, as a builder's keyset pages give them. */
 export async function* inBatches<T>(items: Iterable<T>, size = 500): AsyncIterable<T[]> {
@@ -123,7 +124,10 @@ export function printingOf(
 }
 
 /** The PDF drawn into memory (the tests' PDFs are small enough), with its page count. */
-export async function drawToBytes(printing: Printing, storage: Storage): Promise<{ bytes: Uint8Array; pages: number }> {
+export async function drawToBytes(
+  printing: Printing,
+  storage: Storage,
+): Promise<{ bytes: Uint8Array; pages: number }> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));

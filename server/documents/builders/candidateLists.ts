@@ -76,19 +76,24 @@ const LISTS: ListDefinition[] = [
   {
     ending: 'candidate-list',
     where: (scope) => sittingAt(dietOf(scope).id),
-    status: (line) =>
-      barredOr(line, line.resitPapers ? `Resit: ${line.resitPapers.join(', ')}` : 'Fresh'),
+    status: (line) => barredOr(line, line.resitPapers ? `Resit: ${line.resitPapers.join(', ')}` : 'Fresh'),
     sitting: true,
   },
 ];
 
-const whereOf = (list: ListDefinition, scope: DocumentScope) => and(...scopeConditions(scope), list.where(scope));
+const whereOf = (list: ListDefinition, scope: DocumentScope) =>
+  and(...scopeConditions(scope), list.where(scope));
 
 /** The columns of a list: what the heading already fixes (one school, one course header) is left out. */
 function columnsOf(list: ListDefinition, scope: DocumentScope) {
   const album = scope.variant === 'album';
-  const columns: { column: DocumentColumn; cell: (line: CandidateLine, serial: number) => DocumentCell }[] = [];
-  if (album) columns.push({ column: { label: 'Photo', width: 1.3, align: 'center', photo: true }, cell: (l) => ({ photo: l.photo }) });
+  const columns: { column: DocumentColumn; cell: (line: CandidateLine, serial: number) => DocumentCell }[] =
+    [];
+  if (album)
+    columns.push({
+      column: { label: 'Photo', width: 1.3, align: 'center', photo: true },
+      cell: (l) => ({ photo: l.photo }),
+    });
   columns.push(
     { column: { label: 'S/N', width: 0.5, align: 'right' }, cell: (_, serial) => String(serial) },
     { column: { label: 'Index number', width: 1.6 }, cell: (l) => l.candidateIndex },
@@ -99,7 +104,8 @@ function columnsOf(list: ListDefinition, scope: DocumentScope) {
   if (!scope.courseHeader) {
     columns.push({ column: { label: 'Course header', width: 1.6 }, cell: (l) => courseHeaderOf(l) });
   }
-  if (!scope.school) columns.push({ column: { label: 'Training school', width: 2 }, cell: (l) => schoolOf(l) });
+  if (!scope.school)
+    columns.push({ column: { label: 'Training school', width: 2 }, cell: (l) => schoolOf(l) });
   if (list.papers) {
     columns.push({ column: { label: 'Papers', width: 1.4 }, cell: (l) => (l.resitPapers ?? []).join(', ') });
   }
