@@ -24,6 +24,18 @@ export function registerFonts(doc: PDFKit.PDFDocument): void {
   doc.registerFont(BOLD, fonts.bold);
 }
 
+/**
+ * Forgets the glyph layouts pdfkit keeps of every word it has set (its fonts' `layoutCache`, which it
+ * never empties): a list of 20,000 names and index numbers would keep 20,000 layouts, some 25 KB a
+ * photocard. Called after each page, so a page's repeated words are still laid out once.
+ */
+export function forgetLayouts(doc: PDFKit.PDFDocument): void {
+  const families = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: object }> })
+    ._fontFamilies;
+  for (const font of Object.values(families ?? {}))
+    if (font.layoutCache) font.layoutCache = Object.create(null) as object;
+}
+
 const ELLIPSIS = '…';
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
