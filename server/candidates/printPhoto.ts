@@ -7,7 +7,7 @@ import type { Upload } from '../storage/uploads';
  * the whole photo kept (never cropped: a face is never cut), turned as its EXIF orientation says (the
  * PDF has no EXIF), the metadata dropped (no camera, no place), quality 70: a few kilobytes to 20 KB.
  */
-export const PRINT_PHOTO_SIZE = { width: 240, height: 300, quality: 70 } as const;
+const PRINT_PHOTO_SIZE = { width: 240, height: 300, quality: 70 } as const;
 
 async function makePrintPhoto(bytes: Uint8Array): Promise<Upload> {
   const { width, height, quality } = PRINT_PHOTO_SIZE;

@@ -27,7 +27,7 @@ import { startPrinting, type PrintRequest } from './print';
  */
 
 /** Days a job and its PDF are kept after it was asked; then the upkeep removes both. */
-export const DOCUMENT_JOB_DAYS = 3;
+const DOCUMENT_JOB_DAYS = 3;
 /** The files row's kind: only the job's own callers may read it (through the job's route). */
 const DOCUMENT_FILE_KIND = 'document_pdf';
 /** How often a building job writes its progress, at most. */

@@ -63,7 +63,7 @@ export type Placement =
   | { block: number; kind: 'cards'; from: number; to: number };
 
 /** How high a block drawn whole is, and the items of the others: measured by the caller's drawing. */
-export interface Measures {
+interface Measures {
   wholeHeight(block: PrintingBlock): number;
 }
 

@@ -39,7 +39,7 @@ export function forgetLayouts(doc: PDFKit.PDFDocument): void {
 const ELLIPSIS = '…';
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-export interface Fitted {
+interface Fitted {
   text: string;
   size: number;
   width: number;
@@ -50,7 +50,7 @@ export interface Fitted {
  * cut at `minSize`, by whole letters (a letter and its tone marks stay together), with an ellipsis.
  * Never wrapped: a row's height is fixed (server/documents/pdfLayout.ts).
  */
-export function fit(
+function fit(
   doc: PDFKit.PDFDocument,
   text: string,
   font: string,
