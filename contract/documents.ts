@@ -275,6 +275,11 @@ export interface DocumentColumn {
   /** Relative width (1 by default). */
   width?: number;
   blank?: boolean;
+  /**
+   * Its cells are photos (`{ photo }`: an album's): the PDF gives its rows a photo's height, decided
+   * before the first row is read (server/documents/pdfLayout.ts), so it must be said here.
+   */
+  photo?: boolean;
 }
 
 /** A cell: text, or a photo (the stored small JPEG's file key; null: no photo held). */
@@ -371,6 +376,11 @@ export const DOCUMENT_MESSAGES = {
   schoolPrintingChanged: (title: string, allowed: boolean) =>
     allowed ? `Training schools may now print ${title}.` : `Training schools may no longer print ${title}.`,
   tooManyChecks: 'Too many checks from this address. Please wait a minute and try again.',
+  tooLargeToStream: (count: number) =>
+    `This document holds ${count.toLocaleString('en-GB')} rows or cards, more than the ${DOCUMENT_INLINE_LIMIT.toLocaleString('en-GB')} a PDF is made of while you wait. Build it as a job instead: it is made in the background, and you download it when it is ready.`,
+  jobNotFound: 'There is no such PDF job.',
+  jobNotReady: 'This PDF is not ready yet: wait until its progress reaches the end.',
+  jobFailed: 'The PDF could not be built. Try again, and tell the board if it fails again.',
   codeUnknown: 'This code was not issued by the board. Check it against the paper, letter by letter.',
   genuine: 'Genuine: this document was printed by the board’s portal and nothing on it has changed since.',
   changed: 'Printed by the board’s portal, but something on it has changed since it was printed.',

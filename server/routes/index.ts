@@ -5,6 +5,7 @@ import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRecordRoutes, candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
 import { dietRoutes } from './diets';
+import { documentFileRoutes } from './documentFiles';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
@@ -50,6 +51,7 @@ export const API_ROUTES: readonly Route[] = [
   ...paymentsRoutes,
   ...scoreRoutes,
   ...documentRoutes,
+  ...documentFileRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

@@ -159,10 +159,19 @@ describe('what the board admin sees', () => {
         from files f where f.field = 'photo'`)) as unknown as { rows: { withPhoto: number; all: number }[] }
     ).rows;
     expect(withPhoto).toBe(all);
+    // And their print photo (a small JPEG made from it as it was stored), for photocards and albums.
+    const [{ withPrintPhoto }] = (
+      (await db.execute(sql`
+        select count(distinct f.candidate_id)::int as "withPrintPhoto"
+        from files f where f.field = 'photo_print' and f.content_type = 'image/jpeg'`)) as unknown as {
+        rows: { withPrintPhoto: number }[];
+      }
+    ).rows;
+    expect(withPrintPhoto).toBe(all);
     const keys = await db.select({ key: files.key }).from(files);
     expect(new Set(keys.map((k) => k.key)).size).toBe(keys.length);
     for (const { key } of keys.slice(0, 20))
-      expect(key).toMatch(/^candidates\/[A-Za-z0-9_-]{24}\.(png|pdf)$/);
+      expect(key).toMatch(/^candidates\/[A-Za-z0-9_-]{24}\.(png|jpg|pdf)$/);
   });
 
   it('offenders (some sanctions in force, some run out), resits and notifications read and unread', async () => {

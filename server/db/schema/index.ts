@@ -12,7 +12,7 @@ import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
-import { documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
+import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
@@ -91,4 +91,5 @@ export const schema = {
   documentPrints,
   schoolDocumentChoices,
   serverSecrets,
+  documentJobs,
 };

@@ -91,7 +91,7 @@ function columnsOf(list: ListDefinition, scope: DocumentScope) {
     [];
   if (album)
     columns.push({
-      column: { label: 'Photo', width: 1.3, align: 'center' },
+      column: { label: 'Photo', width: 1.3, align: 'center', photo: true },
       cell: (l) => ({ photo: l.photo }),
     });
   columns.push(

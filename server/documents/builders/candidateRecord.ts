@@ -55,7 +55,7 @@ export function identityBlocks({ loaded, photo, nationality }: PrintedRecord): B
     {
       kind: 'table',
       columns: [
-        { label: 'Photo', width: 1, align: 'center' },
+        { label: 'Photo', width: 1, align: 'center', photo: true },
         { label: 'Index number', width: 1.6 },
         { label: 'Name', width: 2.4 },
       ],
