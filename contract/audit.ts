@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = {
   'results.withdrawn': 'result_publication',
   'result.held': 'result_hold',
   'result.released': 'result_hold',
+  'document.printed': 'document_print',
+  'document.school_printing_changed': 'document',
   'notification.created': 'notification',
   'notification.marked_read': 'notification',
   'notification.all_marked_read': 'notification',

@@ -74,7 +74,8 @@ const STATS = { group: 'Statistics', personal: false } as const;
 export const DOCUMENTS: Record<PrintDocumentEnding, DocumentDefinition> = {
   doc: define('doc', {
     group: 'Cards and records',
-    purpose: "Each candidate's uploaded documents, whether the course header needs them, and the board's check",
+    purpose:
+      "Each candidate's uploaded documents, whether the course header needs them, and the board's check",
     params: { school: 'required', course_header: 'optional' },
     schools: true,
     personal: true,
@@ -148,7 +149,8 @@ export const DOCUMENTS: Record<PrintDocumentEnding, DocumentDefinition> = {
   }),
   'zonal-leaders-marksheet': define('zonal-leaders-marksheet', {
     ...SHEET,
-    purpose: "The zonal leader's check of a paper: both markers' totals, their difference and the third marker",
+    purpose:
+      "The zonal leader's check of a paper: both markers' totals, their difference and the third marker",
     params: { diet: 'required', course_header: 'required', paper: 'required', school: 'optional' },
     variants: BLANK_OR_FILLED,
   }),
@@ -175,7 +177,8 @@ export const DOCUMENTS: Record<PrintDocumentEnding, DocumentDefinition> = {
   }),
   'result-analysis': define('result-analysis', {
     ...STATS,
-    purpose: "Per question: mean, facility and discrimination; per marker pair: how often and by how much they differed",
+    purpose:
+      'Per question: mean, facility and discrimination; per marker pair: how often and by how much they differed',
     params: { diet: 'required', course_header: 'required', paper: 'optional' },
     schools: false,
   }),
@@ -272,6 +275,11 @@ export interface DocumentColumn {
   /** Relative width (1 by default). */
   width?: number;
   blank?: boolean;
+  /**
+   * Its cells are photos (`{ photo }`: an album's): the PDF gives its rows a photo's height, decided
+   * before the first row is read (server/documents/pdfLayout.ts), so it must be said here.
+   */
+  photo?: boolean;
 }
 
 /** A cell: text, or a photo (the stored small JPEG's file key; null: no photo held). */
@@ -363,6 +371,16 @@ export const DOCUMENT_MESSAGES = {
   unknownPaper: 'There is no such paper for this course header.',
   unknownCandidate: 'There is no such candidate.',
   unknownVariant: 'There is no such layout for this document.',
+  tooManyToShow: (count: number) =>
+    `This document holds ${count} rows or cards, too many for one page: download it as a PDF instead.`,
+  schoolPrintingChanged: (title: string, allowed: boolean) =>
+    allowed ? `Training schools may now print ${title}.` : `Training schools may no longer print ${title}.`,
+  tooManyChecks: 'Too many checks from this address. Please wait a minute and try again.',
+  tooLargeToStream: (count: number) =>
+    `This document holds ${count.toLocaleString('en-GB')} rows or cards, more than the ${DOCUMENT_INLINE_LIMIT.toLocaleString('en-GB')} a PDF is made of while you wait. Build it as a job instead: it is made in the background, and you download it when it is ready.`,
+  jobNotFound: 'There is no such PDF job.',
+  jobNotReady: 'This PDF is not ready yet: wait until its progress reaches the end.',
+  jobFailed: 'The PDF could not be built. Try again, and tell the board if it fails again.',
   codeUnknown: 'This code was not issued by the board. Check it against the paper, letter by letter.',
   genuine: 'Genuine: this document was printed by the board’s portal and nothing on it has changed since.',
   changed: 'Printed by the board’s portal, but something on it has changed since it was printed.',

@@ -90,7 +90,7 @@ export const PRINT_DOCUMENT_PREFIX = '/print-document/';
 
 /** What a board admin calls each printable document (the endings stay the spec's, in the paths). */
 export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
-  doc: 'General document',
+  doc: 'Documents checklist',
   'practical-marksheet': 'Practical mark sheet',
   'verified-candidate-list': 'Verified candidates list',
   'unverified-candidate-list': 'Unverified candidates list',

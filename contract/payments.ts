@@ -7,6 +7,7 @@
  */
 
 import { DIET_MESSAGES } from './diets';
+import type { Verification } from './documents';
 
 export const FEE_KINDS = ['indexing', 'registration', 'late_registration', 'resit', 'other'] as const;
 export type FeeKind = (typeof FEE_KINDS)[number];
@@ -180,6 +181,11 @@ export interface PaymentDetail extends PaymentRow {
   simulated: boolean;
   /** What the receipt says of it: SANDBOX_NOTICE for a simulated payment, else null. */
   notice: string | null;
+  /**
+   * The receipt's code and QR code: /verify/<code> says whether what it certifies (reference, school,
+   * amount, status, candidates, date paid) still holds (server/documents/receipts.ts).
+   */
+  verification: Verification;
 }
 
 /** What a receipt says of the provider's fees: who bore them. */

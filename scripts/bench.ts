@@ -21,10 +21,12 @@
  *  9. Durability of the embedded database: an audited write with PGlite's fsync=off beside the portal's
  *     durable commit, at 1 and 10 clients, interleaved (scripts/bench-durability.ts; BENCH_SHORT=1 for
  *     a quick look).
+ * 10. Bulk PDFs: photocards and list rows at 1,000, 5,000 and 20,000, each size in its own process: time,
+ *     size, pages and peak memory (scripts/bench-pdf.ts; BENCH_PDF_COUNTS sizes it).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -36,6 +38,7 @@ import { gzipSync } from 'node:zlib';
 import { benchBulk } from './bench-bulk';
 import { benchDurability } from './bench-durability';
 import { benchPayments } from './bench-payments';
+import { benchPdf } from './bench-pdf';
 import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchFirstLoad } from './bench-firstload';
@@ -135,6 +138,7 @@ async function main() {
     'scores',
     'durability',
     'verify',
+    'pdf',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -146,6 +150,7 @@ async function main() {
   if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
   if (!ONLY || ONLY === 'durability') await benchDurability();
   if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
+  if (!ONLY || ONLY === 'pdf') await benchPdf();
 }
 
 async function benchStart() {

@@ -114,6 +114,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     );
     // The first upkeep soon after the start (one, however many processes start at once).
     await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
+    // Print photos for photos uploaded before they were made at upload (server/candidates/printPhotos.ts).
+    await jobs.send('print-photos', {}, { singletonKey: 'print-photos' });
 
     if (!config.paystack) {
       const sandboxApp = sandboxRoutes({ config, database, jobs, clock, payments });

@@ -5,10 +5,12 @@ import type { DatabaseHandle } from './db/client';
 import { describeError, type Logger } from './log';
 import type { Storage } from './storage/storage';
 import { sweepStorage } from './storage/sweep';
+import { removeOldDocumentJobs } from './documents/jobs';
 
 /**
  * The hourly upkeep: old rate-limit hits count for nothing and are dropped, as are browsers not seen
- * for a year (server/auth/knownBrowsers.ts); the storage is swept of
+ * for a year (server/auth/knownBrowsers.ts); bulk PDFs built by jobs go with their jobs after
+ * DOCUMENT_JOB_DAYS (server/documents/jobs.ts); the storage is swept of
  * what crashed writes left behind (server/storage/sweep.ts); and PGlite, which has no autovacuum, gets
  * an ANALYZE, without which its planner guesses row counts and short searches on a large table get slow
  * (docs/performance.md). Each part runs even when another fails; a failure is logged, never thrown.
@@ -25,6 +27,7 @@ export async function runUpkeep({
   const parts: [string, () => Promise<unknown>][] = [
     ['throttle', () => pruneHits(database.db)],
     ['known browsers', () => forgetOldBrowsers(database.db)],
+    ['document jobs', () => removeOldDocumentJobs({ db: database.db, storage, log })],
     ['storage', () => sweepStorage({ db: database.db, storage, log })],
     ['analyze', async () => (database.driver === 'pglite' ? database.db.execute(sql`analyze`) : null)],
   ];

@@ -12,7 +12,7 @@ import { candidates, files } from '../db/schema';
 import type { WithStorage } from '../storage/storage';
 import type { CandidateForm } from './form';
 import { auditSnapshot, loadRecord, STORED_TEXT_FIELDS } from './records';
-import { putUploads, recordUploads, removeFiles } from './uploads';
+import { PRINT_PHOTO_FIELD, putUploads, recordUploads, removeFiles } from './uploads';
 
 /**
  * Candidates as the board changes them: indexing, editing and verification (registration is in
@@ -121,10 +121,14 @@ export async function updateCandidate(
         snapshot: async (row) => auditSnapshot((await loadRecord(tx, row.id))!),
         set: () => textColumns(form),
         then: async () => {
-          for (const entry of put) {
+          // A new photo replaces the print photo too, even when its own could not be made (the
+          // print photos job makes it later): a card never prints the face of the photo replaced.
+          const fields = new Set(put.map((entry) => entry.field));
+          if (fields.has('photo')) fields.add(PRINT_PHOTO_FIELD);
+          for (const field of fields) {
             const gone = await tx
               .delete(files)
-              .where(and(eq(files.candidateId, id), eq(files.field, entry.field)))
+              .where(and(eq(files.candidateId, id), eq(files.field, field)))
               .returning({ key: files.key });
             replaced.push(...gone.map((file) => file.key));
           }

@@ -4,6 +4,7 @@ import { files } from '../db/schema';
 import type { Logger } from '../log';
 import { newKey, type Storage } from '../storage/storage';
 import type { Upload } from '../storage/uploads';
+import { printPhotoOf } from './printPhoto';
 
 /** Candidate uploads live under this folder of the storage, each under a server-made random name. */
 const CANDIDATE_FOLDER = 'candidates';
@@ -14,8 +15,11 @@ export const CANDIDATE_FILE_KIND = 'candidate_upload';
  */
 export const PRINT_PHOTO_FIELD = 'photo_print';
 
+/** What a candidate's `files` row may hold: an upload of the form, or the print photo made from its photo. */
+type StoredField = UploadField | typeof PRINT_PHOTO_FIELD;
+
 export interface PutUpload {
-  field: UploadField;
+  field: StoredField;
   key: string;
   upload: Upload;
 }
@@ -32,15 +36,33 @@ export async function removeFiles(storage: Storage, log: Logger, keys: string[])
 }
 
 /**
+ * The print photo of an uploaded photo, or null when it cannot be made (a photo sharp cannot read
+ * although its magic bytes passed): logged, and the upload goes on without it; the print photos job
+ * (server/candidates/printPhotos.ts) tries again, and a card prints 'No photo' meanwhile.
+ */
+async function printPhotoOrNull(log: Logger, photo: Upload): Promise<Upload | null> {
+  try {
+    return await printPhotoOf(photo.bytes);
+  } catch (error) {
+    log.error('print_photo.failed', { error: String(error) });
+    return null;
+  }
+}
+
+/**
  * Stores the checked uploads before the database changes (a transaction cannot span the storage); if
- * any one fails, the others are removed again and the error goes on, so nothing is left behind.
+ * any one fails, the others are removed again and the error goes on, so nothing is left behind. A
+ * photo brings its print photo (PRINT_PHOTO_FIELD), stored and recorded with it.
  */
 export async function putUploads(
   storage: Storage,
   log: Logger,
   uploads: Partial<Record<UploadField, Upload>>,
 ): Promise<PutUpload[]> {
-  const entries = (Object.entries(uploads) as [UploadField, Upload][]).map(([field, upload]) => ({
+  const stored: Partial<Record<StoredField, Upload>> = { ...uploads };
+  const small = uploads.photo ? await printPhotoOrNull(log, uploads.photo) : null;
+  if (small) stored[PRINT_PHOTO_FIELD] = small;
+  const entries = (Object.entries(stored) as [StoredField, Upload][]).map(([field, upload]) => ({
     field,
     upload,
     key: newKey(CANDIDATE_FOLDER, upload.extension),

@@ -13,6 +13,7 @@ import { seedDiets } from './diets';
 import { seedListed } from './listed';
 import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
+import { seedPrints } from './printed';
 import { seedScores } from './scores';
 
 export { DEMO_PASSWORD, DEMO_SIGN_INS } from './accounts';
@@ -70,6 +71,7 @@ export async function seedDemo(
       await seedNotifications(demo, accounts);
       await seedPayments(demo, accounts, candidates, diets);
       await seedScores(demo, accounts, diets);
+      await seedPrints(demo, accounts, candidates, diets);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

@@ -11,7 +11,9 @@ export type JobName =
   | 'payment-settle'
   | 'payment-requery'
   | 'password-reset-request'
-  | 'sandbox-webhook';
+  | 'sandbox-webhook'
+  | 'print-photos'
+  | 'document-pdf';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

@@ -11,6 +11,8 @@ import { requeryDue } from '../payments/settle';
 import { settleJob, type SettleJobData } from '../payments/settleJob';
 import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
+import { makeMissingPrintPhotos } from '../candidates/printPhotos';
+import { buildDocumentJob } from '../documents/jobs';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -100,6 +102,26 @@ export const JOBS = {
   'sandbox-webhook': {
     run: ({ database, payments, selfUrl }, data: { event: string; reference: string }) =>
       deliverWebhook({ db: database.db, provider: payments, selfUrl }, data),
+  },
+  /**
+   * Print photos for photos stored without one (server/candidates/printPhotos.ts): soon after every
+   * start (one, however many processes start) and nightly. Idempotent; a run cut short by its expiry
+   * leaves the rest to the retry.
+   */
+  'print-photos': {
+    cron: '40 2 * * *',
+    expireInSeconds: 15 * 60,
+    policy: 'short',
+    run: ({ database, storage, log }) => makeMissingPrintPhotos({ db: database.db, storage, log }),
+  },
+  /**
+   * A PDF too large to stream, built into the storage (server/documents/jobs.ts). 20,000 photocards take
+   * under a minute; a run past its expiry is retried, and a retry rebuilds into the same file.
+   */
+  'document-pdf': {
+    expireInSeconds: 15 * 60,
+    run: ({ database, storage, log, publicUrl }, data: { id: number }) =>
+      buildDocumentJob({ db: database.db, storage, log, publicUrl }, data),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

@@ -397,7 +397,7 @@ export async function paymentDetail(
   db: Database,
   reference: string,
   schoolId: number | null,
-): Promise<PaymentDetail> {
+): Promise<Omit<PaymentDetail, 'verification'>> {
   const where =
     schoolId === null
       ? eq(payments.reference, reference)

@@ -5,6 +5,8 @@ import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
 import { dietRoutes } from './diets';
+import { documentFileRoutes } from './documentFiles';
+import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
 import { metaRoutes } from './meta';
@@ -47,6 +49,8 @@ export const API_ROUTES: readonly Route[] = [
   ...dietRoutes,
   ...paymentsRoutes,
   ...scoreRoutes,
+  ...documentRoutes,
+  ...documentFileRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

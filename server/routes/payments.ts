@@ -2,6 +2,7 @@ import { PAYMENT_MESSAGES as M, PAYMENT_REFERENCE_PATTERN, SETTLED_MESSAGE } fro
 import { PAYMENT_ENDPOINTS as E } from '../../contract/payments.endpoints';
 import type { Role } from '../../contract/roles';
 import { systemActor } from '../audit';
+import { withReceiptCode } from '../documents/receipts';
 import { NotFound } from '../errors';
 import { actorOf, callerOf, dbOf, nowOf, transact, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
@@ -88,9 +89,15 @@ const schoolPaymentRoutes: Route[] = [
   }),
 ];
 
+/** One payment as its receipt shows it, with the receipt's verification code (server/documents/receipts.ts). */
+async function receiptOf(c: AppContext, reference: string) {
+  const detail = await paymentDetail(dbOf(c), reference, scopeSchool(c));
+  return withReceiptCode(dbOf(c), c.get('deps').config.publicUrl, actorOf(c), detail);
+}
+
 /** Both roles: one payment (the receipt), and its verification by reference. */
 const paymentRoutes = (role: Role): Route[] => [
-  serve(E.payment[role], async (c) => ok(c, await paymentDetail(dbOf(c), referenceOf(c), scopeSchool(c)))),
+  serve(E.payment[role], async (c) => ok(c, await receiptOf(c, referenceOf(c)))),
   // The browser's verify (and the board's verify by hand): the same settle as the webhook's.
   serve(E.verify[role], async (c) => {
     const reference = referenceOf(c);
@@ -104,7 +111,7 @@ const paymentRoutes = (role: Role): Route[] => [
       reference,
     );
     if (status === null) throw new NotFound(M.notFound);
-    return ok(c, await paymentDetail(dbOf(c), reference, school), SETTLED_MESSAGE[status]);
+    return ok(c, await receiptOf(c, reference), SETTLED_MESSAGE[status]);
   }),
 ];
 

@@ -1,6 +1,7 @@
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { randomSecret } from '../secrets';
 import { InvalidKeyError, isValidKey, type Storage } from './storage';
 
@@ -52,6 +53,35 @@ export function createLocalStorage(root: string): Storage {
         if (missing(error)) return null;
         throw error;
       }
+    },
+    async putFile(key, source, contentType) {
+      const file = fileOf(key);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await writeAtomically(`${file}${TYPE}`, contentType);
+      // Copied, not renamed: the source may be on another disk (the system's temporary folder).
+      const partial = `${file}.${randomSecret(6)}${PARTIAL}`;
+      await fs.copyFile(source, partial);
+      await fs.rename(partial, file);
+    },
+    async stat(key) {
+      const file = fileOf(key);
+      try {
+        const [stat, contentType] = await Promise.all([fs.stat(file), fs.readFile(`${file}${TYPE}`, 'utf8')]);
+        return { size: stat.size, contentType };
+      } catch (error) {
+        if (missing(error)) return null;
+        throw error;
+      }
+    },
+    async stream(key, start, end) {
+      const file = fileOf(key);
+      const handle = await fs.open(file, 'r').catch((error: unknown) => {
+        if (missing(error)) return null;
+        throw error;
+      });
+      if (!handle) return null;
+      // Opened first, so a missing file is a null here rather than an error in the middle of an answer.
+      return Readable.toWeb(handle.createReadStream({ start, end })) as ReadableStream<Uint8Array>;
     },
     async remove(key) {
       const file = fileOf(key);

@@ -1,4 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
 import type { S3Config } from '../config';
 import { InvalidKeyError, isValidKey, type Storage } from './storage';
 
@@ -42,6 +44,7 @@ export async function createS3Storage(
   const {
     S3Client: Client,
     GetObjectCommand,
+    HeadObjectCommand,
     PutObjectCommand,
     DeleteObjectCommand,
     HeadBucketCommand,
@@ -108,6 +111,39 @@ export async function createS3Storage(
           bytes: await object.Body.transformToByteArray(),
           contentType: object.ContentType ?? 'application/octet-stream',
         };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async putFile(key, file, contentType) {
+      // One PUT of a known length, streamed from the disk (up to S3's 5 GB for one PUT).
+      const { size } = await fs.stat(file);
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: checked(key),
+          Body: createReadStream(file),
+          ContentType: contentType,
+          ContentLength: size,
+        }),
+      );
+    },
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? 'application/octet-stream' };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async stream(key, start, end) {
+      try {
+        const object = await client.send(
+          new GetObjectCommand({ Bucket, Key: checked(key), Range: `bytes=${start}-${end}` }),
+        );
+        return object.Body ? (object.Body.transformToWebStream() as ReadableStream<Uint8Array>) : null;
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;

@@ -14,6 +14,18 @@ interface StoredFile {
 export interface Storage {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   get(key: string): Promise<StoredFile | null>;
+  /**
+   * Stores a file from this machine's disk without holding it in memory: a PDF a job built, hundreds of
+   * megabytes at 20,000 photocards (server/documents/jobs.ts).
+   */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
+  /** A stored file's size and type, without its bytes; null when there is none. */
+  stat(key: string): Promise<{ size: number; contentType: string } | null>;
+  /**
+   * Bytes `start` to `end` (inclusive, as in an HTTP Range) of a stored file, streamed: a download
+   * served in pieces and resumed where it broke. Null when there is no such file.
+   */
+  stream(key: string, start: number, end: number): Promise<ReadableStream<Uint8Array> | null>;
   /** Removing what is not there is not an error. */
   remove(key: string): Promise<void>;
   /** Every stored key last written before this time: what the upkeep's sweep (sweep.ts) checks. */

@@ -188,6 +188,29 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
     const rows = await rowsOf<{ id: number }>('/api/admin/diets', caller);
     return [{ label: 'a diet', path: { id: firstOf(rows, 'diet').id } }];
   },
+  '/api/admin/documents/{ending}': async (caller) => {
+    const { options } = await read<{ options: { diets: { code: string; current: boolean }[] } }>(
+      '/api/admin/documents',
+      caller,
+    );
+    const diet = firstOf(options.diets, 'current diet', (d) => d.current);
+    return [
+      { label: 'the indexing statistics', path: { ending: 'course-index-stats' } },
+      {
+        label: 'the registration statistics',
+        path: { ending: 'course-reg-stats' },
+        query: { diet: diet.code },
+      },
+    ];
+  },
+  // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
+  '/api/verify/{code}': async () => {
+    const printed = await read<{ verification: { code: string } }>(
+      '/api/admin/documents/course-index-stats',
+      'admin',
+    );
+    return [{ label: 'a printed document', path: { code: printed.verification.code } }];
+  },
 };
 
 /** Operations the test cannot give real parameters to, and why. */
@@ -196,6 +219,8 @@ const CANNOT: Record<string, string> = {
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
   '/api/admin/bulk-indexing/{id}/report.csv':
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
+  '/api/training-school-admin/documents/{ending}':
+    'no document schools may print by default has its builder on this branch yet (the cards and sheets helpers add them: give it photocard then)',
 };
 
 interface PaymentRef {

@@ -105,8 +105,9 @@ describe('bulk indexing', () => {
     expect(indexed.map((row) => row.last_name).sort()).toEqual(['Bulkfive', 'Bulkone', 'Bulktwo']);
     // Each with its photo, as the form stores it; the zip itself is gone once the batch is finished.
     for (const row of indexed) {
-      const [photo] = await db().select().from(files).where(eq(files.candidateId, row.id));
-      expect(photo).toMatchObject({ field: 'photo', contentType: 'image/png' });
+      const stored = await db().select().from(files).where(eq(files.candidateId, row.id));
+      expect(stored.find((file) => file.field === 'photo')).toMatchObject({ contentType: 'image/png' });
+      expect(stored.find((file) => file.field === 'photo_print')).toMatchObject({ contentType: 'image/jpeg' });
     }
     expect(await db().select().from(files).where(eq(files.kind, 'bulk_batch'))).toEqual([]);
 

@@ -470,8 +470,9 @@ describe('retries never duplicate (submission_key)', () => {
     expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
     const rows = await db().select().from(candidates).where(eq(candidates.submissionKey, key));
     expect(rows).toHaveLength(1);
-    expect(await fileCount()).toBe(filesBefore + 1);
-    expect(storedUploads(t).length).toBe(stored + 1);
+    // The photo and its print photo (server/candidates/printPhoto.ts), once.
+    expect(await fileCount()).toBe(filesBefore + 2);
+    expect(storedUploads(t).length).toBe(stored + 2);
   });
 
   it('a key whose first submission was refused indexes the corrected one', async () => {

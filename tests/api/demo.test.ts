@@ -9,6 +9,8 @@ import {
   type CandidateRecord,
   type CandidateRow,
 } from '../../contract/candidates';
+import type { VerifiedDocument } from '../../contract/documents';
+import { DOCUMENT_ENDPOINTS } from '../../contract/documents.endpoints';
 import { fillPath } from '../../contract/endpoint';
 import type { BoardNotification, SchoolNotice } from '../../contract/notifications';
 import { NOTIFICATION_ENDPOINTS } from '../../contract/notifications.endpoints';
@@ -37,6 +39,7 @@ import { DEMO_SCHOOLS } from '../../server/demo/accounts';
 import { ensureReferenceData } from '../../server/db/reference';
 import {
   candidates,
+  documentPrints,
   examOffences,
   files,
   notifications,
@@ -44,6 +47,7 @@ import {
   resits,
 } from '../../server/db/schema';
 import { seedDemo } from '../../server/demo';
+import { codeKey, makeCode } from '../../server/documents/codes';
 import { sanctionCovers } from '../../server/sanctions';
 import { createLocalStorage } from '../../server/storage/local';
 import { issueToken } from '../../server/auth/tokens';
@@ -154,10 +158,19 @@ describe('what the board admin sees', () => {
         from files f where f.field = 'photo'`)) as unknown as { rows: { withPhoto: number; all: number }[] }
     ).rows;
     expect(withPhoto).toBe(all);
+    // And their print photo (a small JPEG made from it as it was stored), for photocards and albums.
+    const [{ withPrintPhoto }] = (
+      (await db.execute(sql`
+        select count(distinct f.candidate_id)::int as "withPrintPhoto"
+        from files f where f.field = 'photo_print' and f.content_type = 'image/jpeg'`)) as unknown as {
+        rows: { withPrintPhoto: number }[];
+      }
+    ).rows;
+    expect(withPrintPhoto).toBe(all);
     const keys = await db.select({ key: files.key }).from(files);
     expect(new Set(keys.map((k) => k.key)).size).toBe(keys.length);
     for (const { key } of keys.slice(0, 20))
-      expect(key).toMatch(/^candidates\/[A-Za-z0-9_-]{24}\.(png|pdf)$/);
+      expect(key).toMatch(/^candidates\/[A-Za-z0-9_-]{24}\.(png|jpg|pdf)$/);
   });
 
   it('offenders (some sanctions in force, some run out), resits and notifications read and unread', async () => {
@@ -362,6 +375,31 @@ describe('what a school admin sees', () => {
     const bearer = { authorization: `Bearer ${tokens.school1}` };
     expect((await fetchRaw(t, await photoOf(ownRow.id), bearer)).status).toBe(200);
     expect((await fetchRaw(t, await photoOf(otherRow.id), bearer)).status).toBe(404);
+  });
+});
+
+describe('printed documents in the demo', () => {
+  it("were printed by the board in the demo's history; one still genuine, one changed since", async () => {
+    const db = t.portal.database.db;
+    const prints = await db.select().from(documentPrints).orderBy(asc(documentPrints.id));
+    expect(prints.map((p) => p.ending)).toEqual(
+      expect.arrayContaining(['course-index-stats', 'course-reg-stats']),
+    );
+    const key = await codeKey(db);
+    const answers = new Map<string, VerifiedDocument>();
+    for (const print of prints.filter((p) => p.ending !== 'receipt')) {
+      expect(print.finishedAt, print.ending).not.toBeNull();
+      expect(print.printedAt.getTime()).toBeLessThan(Date.now());
+      const code = makeCode(key, { printId: print.id, row: 0 });
+      answers.set(
+        print.ending,
+        await get<VerifiedDocument>(fillPath(DOCUMENT_ENDPOINTS.verify.path, { code }), ''),
+      );
+    }
+    expect(answers.get('course-reg-stats')).toMatchObject({ status: 'genuine', changes: [] });
+    const stats = answers.get('course-index-stats')!;
+    expect(stats.status).toBe('changed');
+    expect(stats.changes.join('\n')).toMatch(/^Verified: was (\d+), now (\d+)$/m);
   });
 });
 

@@ -185,6 +185,20 @@ describe('the S3 driver, against a real S3-compatible server over HTTP', () => {
     await storage.remove(key);
   });
 
+  it('stores a file from disk, tells its size, and reads a part of it (a resumed download)', async () => {
+    const source = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'portal-large-')), 'large.bin');
+    const bytes = new Uint8Array(300_000).map((_, i) => (i * 31) % 256);
+    fs.writeFileSync(source, bytes);
+    const key = newKey('document-jobs', 'pdf');
+    await storage.putFile(key, source, 'application/pdf');
+    expect(await storage.stat(key)).toEqual({ size: bytes.byteLength, contentType: 'application/pdf' });
+    const part = new Uint8Array(await new Response(await storage.stream(key, 1000, 250_999)).arrayBuffer());
+    expect(Buffer.from(part).equals(Buffer.from(bytes.subarray(1000, 251_000)))).toBe(true);
+    await storage.remove(key);
+    expect(await storage.stat(key)).toBeNull();
+    expect(await storage.stream(key, 0, 10)).toBeNull();
+  });
+
   it('answers null for a key that is not there', async () => {
     expect(await storage.get(newKey('profile-photos', 'png'))).toBeNull();
   });

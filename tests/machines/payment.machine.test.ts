@@ -56,6 +56,7 @@ const detail = (status: PaymentDetail['status']): PaymentDetail => ({
   channel: null,
   simulated: true,
   notice: null,
+  verification: { code: 'K7QD-2M4X', url: 'http://localhost/verify/K7QD-2M4X', qr: 'M4 4h1v1h-1z', size: 9 },
 });
 
 const offline: ApiFailure = { status: 0, message: 'The network is unreachable.', fields: {} };

@@ -12,6 +12,7 @@ import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
+import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
@@ -40,6 +41,7 @@ export * from './bulk';
 export * from './candidates';
 export * from './courses';
 export * from './diets';
+export * from './documents';
 export * from './files';
 export * from './listed';
 export * from './notifications';
@@ -86,4 +88,8 @@ export const schema = {
   results,
   resultPublications,
   publishedResults,
+  documentPrints,
+  schoolDocumentChoices,
+  serverSecrets,
+  documentJobs,
 };

@@ -1,0 +1,33 @@
+import { create as createQr } from 'qrcode';
+import type { Verification } from '../../contract/documents';
+
+/** The white margin around the symbol, in modules: the four the QR standard asks for. */
+const QUIET_ZONE = 4;
+
+/** The verification page of a code: what its QR code holds and what is printed under it. */
+const verifyUrl = (publicUrl: string, code: string) => `${publicUrl}/verify/${code}`;
+
+/**
+ * A code's address and its QR code (error correction M: a phone still reads it with 15% of it smudged)
+ * as one SVG path of the dark modules, each row's runs as rectangles, in a `size`×`size` box with its
+ * quiet zone: both drawings (the HTML page, the PDF) draw the path as it is, with no QR library of their own.
+ */
+export function verificationOf(code: string, publicUrl: string): Verification {
+  const url = verifyUrl(publicUrl, code);
+  const { modules } = createQr(url, { errorCorrectionLevel: 'M' });
+  const n = modules.size;
+  const path: string[] = [];
+  for (let y = 0; y < n; y += 1) {
+    let x = 0;
+    while (x < n) {
+      if (!modules.data[y * n + x]) {
+        x += 1;
+        continue;
+      }
+      const start = x;
+      while (x < n && modules.data[y * n + x]) x += 1;
+      path.push(`M${start + QUIET_ZONE} ${y + QUIET_ZONE}h${x - start}v1h-${x - start}z`);
+    }
+  }
+  return { code, url, qr: path.join(''), size: n + 2 * QUIET_ZONE };
+}
