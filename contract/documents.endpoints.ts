@@ -16,7 +16,8 @@ export const DOCUMENT_ENDPOINTS = {
       method: 'GET',
       path: '/api/admin/documents',
       roles: ADMIN,
-      summary: 'The printable documents, whether schools may print each, and the diets, schools, course headers and papers to choose from',
+      summary:
+        'The printable documents, whether schools may print each, and the diets, schools, course headers and papers to choose from',
       answer: shape<DocumentCatalogue>(),
     }),
     school_admin: endpoint({
@@ -32,7 +33,8 @@ export const DOCUMENT_ENDPOINTS = {
       method: 'GET',
       path: '/api/admin/documents/:ending',
       roles: ADMIN,
-      summary: 'A document built for its print page, with its verification code (printing one that names candidates is audited)',
+      summary:
+        'A document built for its print page, with its verification code (printing one that names candidates is audited)',
       input: { in: 'query', validator: documentQueryValidator },
       answer: shape<PrintedDocument>(),
     }),

@@ -10,6 +10,7 @@ export const VERIFY_ENDPOINT = endpoint({
   method: 'GET',
   path: '/api/verify/:code',
   roles: PUBLIC,
-  summary: 'Whether a printed code is genuine, what it certified and when, and what has changed since (no sign-in; rate-limited)',
+  summary:
+    'Whether a printed code is genuine, what it certified and when, and what has changed since (no sign-in; rate-limited)',
   answer: shape<VerifiedDocument>(),
 });

@@ -29,10 +29,20 @@ interface DocumentJobContext extends DocumentJobInput {
   failure: ApiFailure | null;
 }
 
-export type DocumentJobEvent =
-  | { type: 'pdf.download' }
-  | { type: 'pdf.build' }
-  | { type: 'pdf.retry' };
+export type DocumentJobEvent = { type: 'pdf.download' } | { type: 'pdf.build' } | { type: 'pdf.retry' };
+
+/** The job as the server described it, and its own failure in its words. */
+const described = (job: DocumentJob) => ({
+  job,
+  failure:
+    job.state === 'failed'
+      ? ({
+          status: 0,
+          message: job.message ?? 'The PDF could not be built.',
+          fields: {},
+        } satisfies ApiFailure)
+      : null,
+});
 
 /** The 413 the server answers for a PDF past the inline limit. */
 const TOO_LARGE = 413;
@@ -63,14 +73,6 @@ export const documentJobMachine = setup({
     jobAlive: ({ context }) => context.job !== null && context.job.state !== 'failed',
   },
   actions: {
-    described: assign((_, job: DocumentJob) => ({
-      job,
-      failure:
-        job.state === 'failed'
-          ? { status: 0, message: job.message ?? 'The PDF could not be built.', fields: {} }
-          : null,
-    })),
-    failed: assign((_, error: unknown) => ({ failure: asFailure(error) })),
     clearFailure: assign({ failure: null }),
   },
 }).createMachine({
@@ -92,9 +94,9 @@ export const documentJobMachine = setup({
           {
             guard: 'tooLarge',
             target: 'tooLarge',
-            actions: { type: 'failed', params: ({ event }) => event.error },
+            actions: assign({ failure: ({ event }) => asFailure(event.error) }),
           },
-          { target: 'idle', actions: { type: 'failed', params: ({ event }) => event.error } },
+          { target: 'idle', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
         ],
       },
     },
@@ -113,16 +115,16 @@ export const documentJobMachine = setup({
           {
             guard: { type: 'jobIs', params: { state: 'ready' } },
             target: 'ready',
-            actions: { type: 'described', params: ({ event }) => event.output },
+            actions: assign(({ event }) => described(event.output)),
           },
           {
             guard: { type: 'jobIs', params: { state: 'failed' } },
             target: 'failed',
-            actions: { type: 'described', params: ({ event }) => event.output },
+            actions: assign(({ event }) => described(event.output)),
           },
-          { target: 'waiting', actions: { type: 'described', params: ({ event }) => event.output } },
+          { target: 'waiting', actions: assign(({ event }) => described(event.output)) },
         ],
-        onError: { target: 'failed', actions: { type: 'failed', params: ({ event }) => event.error } },
+        onError: { target: 'failed', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
       },
     },
     waiting: {
@@ -139,16 +141,16 @@ export const documentJobMachine = setup({
           {
             guard: { type: 'jobIs', params: { state: 'ready' } },
             target: 'ready',
-            actions: { type: 'described', params: ({ event }) => event.output },
+            actions: assign(({ event }) => described(event.output)),
           },
           {
             guard: { type: 'jobIs', params: { state: 'failed' } },
             target: 'failed',
-            actions: { type: 'described', params: ({ event }) => event.output },
+            actions: assign(({ event }) => described(event.output)),
           },
-          { target: 'waiting', actions: { type: 'described', params: ({ event }) => event.output } },
+          { target: 'waiting', actions: assign(({ event }) => described(event.output)) },
         ],
-        onError: { target: 'failed', actions: { type: 'failed', params: ({ event }) => event.error } },
+        onError: { target: 'failed', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
       },
     },
     failed: {
@@ -172,7 +174,7 @@ export const documentJobMachine = setup({
         src: 'downloadJobFile',
         input: ({ context }) => ({ id: context.job!.id, ending: context.ending }),
         onDone: { target: 'ready' },
-        onError: { target: 'ready', actions: { type: 'failed', params: ({ event }) => event.error } },
+        onError: { target: 'ready', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
       },
     },
   },

@@ -63,7 +63,10 @@ describe('the parameters a document asks for', () => {
 
 describe('choosing values', () => {
   it('starts from the current diet and the first layout', () => {
-    expect(initialValues(DOCUMENTS['candidate-list'], options)).toEqual({ diet: 'MAY-2026', variant: 'table' });
+    expect(initialValues(DOCUMENTS['candidate-list'], options)).toEqual({
+      diet: 'MAY-2026',
+      variant: 'table',
+    });
     expect(initialValues(DOCUMENTS['candidate-info'], options)).toEqual({});
   });
 

@@ -31,7 +31,10 @@ export default function PrintDocumentPage({ ending }: { ending: string }) {
   return (
     <main className="min-h-screen bg-slate-100 print:bg-white">
       <div className="flex flex-wrap items-start gap-3 border-b border-slate-200 bg-white px-4 py-3 print:hidden">
-        <Link href={`/print-document?document=${ending}`} className="self-center text-sm text-brand-700 underline">
+        <Link
+          href={`/print-document?document=${ending}`}
+          className="self-center text-sm text-brand-700 underline"
+        >
           Print Documents
         </Link>
         <Button onClick={() => window.print()}>Print</Button>

@@ -19,7 +19,13 @@ export default function VerifyPage({ code }: { code?: string }) {
       <h1 className="mt-1 text-2xl font-bold">Check a printed document</h1>
       {code && (
         <LoadBoundary>
-          <Suspense fallback={<p className="mt-6 text-slate-600" role="status">Checking the code…</p>}>
+          <Suspense
+            fallback={
+              <p className="mt-6 text-slate-600" role="status">
+                Checking the code…
+              </p>
+            }
+          >
             <Answer code={code} />
           </Suspense>
         </LoadBoundary>
@@ -33,7 +39,10 @@ function Answer({ code }: { code: string }) {
   const verified = useResource(`verify:${code}`, () => verifyCode(code));
   if (!verified) {
     return (
-      <p role="alert" className="mt-6 rounded-lg border-2 border-red-600 bg-red-50 p-4 font-semibold text-red-900">
+      <p
+        role="alert"
+        className="mt-6 rounded-lg border-2 border-red-600 bg-red-50 p-4 font-semibold text-red-900"
+      >
         {DOCUMENT_MESSAGES.codeUnknown}
       </p>
     );
@@ -119,7 +128,10 @@ function CodeForm({ code }: { code?: string }) {
           spellCheck={false}
           className="min-w-0 flex-1 rounded-md border border-slate-400 px-3 py-3 font-mono text-lg"
         />
-        <button type="submit" className="rounded-md bg-brand-700 px-6 py-3 text-lg font-semibold text-white hover:bg-brand-800">
+        <button
+          type="submit"
+          className="rounded-md bg-brand-700 px-6 py-3 text-lg font-semibold text-white hover:bg-brand-800"
+        >
           Check
         </button>
       </div>

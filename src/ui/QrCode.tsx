@@ -29,7 +29,10 @@ export function QrCode({
         <span className="block text-slate-600">Check this paper at</span>
         <span className="block break-all">{url.replace(/\/verify\/.*$/, '/verify')}</span>
         <span className="block text-slate-600">with the code</span>
-        <span className="block font-mono text-sm font-semibold tracking-wider" data-testid="verification-code">
+        <span
+          className="block font-mono text-sm font-semibold tracking-wider"
+          data-testid="verification-code"
+        >
           {code}
         </span>
       </figcaption>

@@ -144,8 +144,10 @@ test('a school admin is offered only the documents schools may print, for their 
   await signIn(page, 'school1@example.org');
   await openPrintDocuments(page);
   const list = page.getByRole('navigation', { name: 'Documents' });
-  for (const title of forSchools) await expect(list.getByRole('link', { name: title, exact: true })).toBeVisible();
-  for (const title of notForSchools) await expect(list.getByRole('link', { name: title, exact: true })).toHaveCount(0);
+  for (const title of forSchools)
+    await expect(list.getByRole('link', { name: title, exact: true })).toBeVisible();
+  for (const title of notForSchools)
+    await expect(list.getByRole('link', { name: title, exact: true })).toHaveCount(0);
   // No board switches for a school.
   await expect(page.getByRole('switch')).toHaveCount(0);
 
@@ -197,7 +199,10 @@ test('the diet’s photocards each carry the photo, a QR code and code, and a ca
   expect(count).toBeGreaterThan(0);
   // Every card has its own QR code and code, and a signature box; codes differ card to card.
   await expect(page.getByRole('list', { name: 'Photo cards' }).getByTestId('qr-code')).toHaveCount(count);
-  const codes = await page.getByRole('list', { name: 'Photo cards' }).getByTestId('verification-code').allTextContents();
+  const codes = await page
+    .getByRole('list', { name: 'Photo cards' })
+    .getByTestId('verification-code')
+    .allTextContents();
   expect(new Set(codes).size).toBe(count);
   await expect(cards.first()).toContainText("Candidate's signature");
   await expect(cards.first()).toContainText(/WHB\/\d{2}\//);

@@ -45,18 +45,24 @@ function check(replayed: ReplayStep<typeof documentJobMachine>) {
   const { step, snapshot, calls, timers, now } = replayed;
   const where = `after ${step.event.type} in ${JSON.stringify(snapshot.value)}`;
   const pending = calls.filter((call) => call.status === 'pending');
-  const requesting = ['downloading', 'starting', 'polling', 'fetchingFile'].some((s) => snapshot.matches(s));
+  const requesting = (['downloading', 'starting', 'polling', 'fetchingFile'] as const).some((s) =>
+    snapshot.matches(s),
+  );
   expect(pending.length, where).toBe(requesting ? 1 : 0);
   // Each request is about this document and this query, or this job.
   if (snapshot.matches('downloading') || snapshot.matches('starting'))
     expect(pending[0].input, where).toEqual(input);
   if (snapshot.matches('polling')) expect(pending[0].input, where).toEqual({ id: 7 });
-  if (snapshot.matches('fetchingFile')) expect(pending[0].input, where).toEqual({ id: 7, ending: 'photocard' });
+  if (snapshot.matches('fetchingFile'))
+    expect(pending[0].input, where).toEqual({ id: 7, ending: 'photocard' });
   // Asked again only after the poll's delay, and only while the job is being built.
   expect(timers.length, where).toBe(snapshot.matches('waiting') ? 1 : 0);
   if (snapshot.matches('waiting')) expect(timers[0].due - now, where).toBe(JOB_POLL_MS);
   // The progress shown is the server's last word on the job.
-  if (step.event.type.startsWith('xstate.done.actor.startJob') || step.event.type.startsWith('xstate.done.actor.loadJob')) {
+  if (
+    step.event.type.startsWith('xstate.done.actor.startJob') ||
+    step.event.type.startsWith('xstate.done.actor.loadJob')
+  ) {
     expect(snapshot.context.job, where).toEqual(outputOf(step.event));
   }
   // A failure is said, in the server's words or the job's.
@@ -78,7 +84,7 @@ function check(replayed: ReplayStep<typeof documentJobMachine>) {
     expect(snapshot.context.failure, where).toBeNull();
   }
   expect(snapshot.hasTag('busy'), where).toBe(
-    ['downloading', 'starting', 'fetchingFile'].some((s) => snapshot.matches(s)),
+    (['downloading', 'starting', 'fetchingFile'] as const).some((s) => snapshot.matches(s)),
   );
 }
 

@@ -41,7 +41,8 @@ function Card({ card, board }: { card: Photocard; board: string }) {
           <p className="text-[10.5pt] leading-tight">
             <span className="font-bold" data-testid="card-surname">
               {card.surname}
-            </span> {card.otherNames}
+            </span>{' '}
+            {card.otherNames}
           </p>
           <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-2 leading-snug">
             {facts.map(([label, value]) => (

@@ -23,7 +23,12 @@ export function ChartBlock({ block }: { block: ChartData }) {
       <figcaption className="mb-1 font-semibold">
         {block.title} <span className="font-normal text-slate-600">({block.unit})</span>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} className="w-full max-w-2xl" aria-hidden="true" data-testid="chart">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        className="w-full max-w-2xl"
+        aria-hidden="true"
+        data-testid="chart"
+      >
         {block.bars.map((bar, i) => {
           const y = i * ROW + 2;
           return (
@@ -32,7 +37,13 @@ export function ChartBlock({ block }: { block: ChartData }) {
                 {bar.label.length > 30 ? `${bar.label.slice(0, 29)}…` : bar.label}
               </text>
               <rect x={LABEL_WIDTH} y={y + 3} width={BAR_SPACE} height={ROW - 6} fill="#f1f5f9" />
-              <rect x={LABEL_WIDTH} y={y + 3} width={BAR_SPACE * share(bar.value)} height={ROW - 6} fill="#047857" />
+              <rect
+                x={LABEL_WIDTH}
+                y={y + 3}
+                width={BAR_SPACE * share(bar.value)}
+                height={ROW - 6}
+                fill="#047857"
+              />
               <text x={LABEL_WIDTH + BAR_SPACE + 6} y={y + ROW / 2 + 4} fontSize="11" fill="#0f172a">
                 {formatValue(bar.value)}
               </text>

@@ -45,12 +45,19 @@ export function DocumentForm({
   const page = `${PRINT_DOCUMENT_PREFIX}${doc.ending}${queryText ? `?${queryText}` : ''}`;
   const fixedSchool = role === 'school_admin' && doc.params.school ? options.schools[0] : null;
   return (
-    <section aria-labelledby="chosen-document" className="rounded-md bg-white p-4 ring-1 ring-slate-200 sm:p-6">
+    <section
+      aria-labelledby="chosen-document"
+      className="rounded-md bg-white p-4 ring-1 ring-slate-200 sm:p-6"
+    >
       <h2 id="chosen-document" tabIndex={-1} className="text-xl font-semibold">
         {doc.title}
       </h2>
       <p className="mt-1 text-slate-600">{doc.purpose}</p>
-      <form className="mt-4 space-y-3" onSubmit={(event) => event.preventDefault()} aria-label={`Choose what ${doc.title} shows`}>
+      <form
+        className="mt-4 space-y-3"
+        onSubmit={(event) => event.preventDefault()}
+        aria-label={`Choose what ${doc.title} shows`}
+      >
         {fixedSchool && (
           <p className="text-sm">
             <span className="font-medium text-slate-700">{DOCUMENT_PARAM_LABELS.school}: </span>
@@ -85,7 +92,12 @@ export function DocumentForm({
           </p>
         ) : (
           <div className="flex flex-wrap items-start gap-3">
-            <a href={page} target="_blank" rel="noopener" className={`${linkLook} bg-brand-700 text-white hover:bg-brand-800`}>
+            <a
+              href={page}
+              target="_blank"
+              rel="noopener"
+              className={`${linkLook} bg-brand-700 text-white hover:bg-brand-800`}
+            >
               Preview<span className="sr-only"> (opens in a new tab)</span>
             </a>
             <a

@@ -12,7 +12,15 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(bytes < 10_0
  * is too large for that, built on the job queue with its progress shown until it can be downloaded.
  * Give it a `key` of the document and its query: another choice is another PDF.
  */
-export function PdfDownload({ role, ending, query }: { role: Role; ending: string; query: Record<string, string> }) {
+export function PdfDownload({
+  role,
+  ending,
+  query,
+}: {
+  role: Role;
+  ending: string;
+  query: Record<string, string>;
+}) {
   const pdf = useActorRef(documentJobMachine.provide({ actors: documentPdfActors(role) }), {
     input: { ending, query },
   });
@@ -40,7 +48,9 @@ export function PdfDownload({ role, ending, query }: { role: Role; ending: strin
           value={job?.done ?? 0}
           aria-label="Progress of the PDF"
         />
-        <p className="text-xs text-slate-600">You may leave this page open and go on; it takes a minute or so.</p>
+        <p className="text-xs text-slate-600">
+          You may leave this page open and go on; it takes a minute or so.
+        </p>
       </div>
     );
   }
@@ -57,9 +67,7 @@ export function PdfDownload({ role, ending, query }: { role: Role; ending: strin
   if (view.ready && view.job) {
     return (
       <div className="space-y-2" role="status">
-        <p className="text-sm">
-          The PDF is ready{view.job.bytes ? ` (${megabytes(view.job.bytes)})` : ''}.
-        </p>
+        <p className="text-sm">The PDF is ready{view.job.bytes ? ` (${megabytes(view.job.bytes)})` : ''}.</p>
         <Button busy={view.busy} busyLabel="Downloading…" onClick={() => pdf.send({ type: 'pdf.download' })}>
           Download the PDF
         </Button>

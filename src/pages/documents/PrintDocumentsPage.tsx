@@ -94,7 +94,11 @@ function DocumentList({
                   </Link>
                   <p className="text-sm text-slate-600">{doc.purpose}</p>
                   {role === 'admin' && (
-                    <SchoolPrintingSwitch ending={doc.ending} title={doc.title} allowed={doc.schoolsMayPrint} />
+                    <SchoolPrintingSwitch
+                      ending={doc.ending}
+                      title={doc.title}
+                      allowed={doc.schoolsMayPrint}
+                    />
                   )}
                 </li>
               ))}

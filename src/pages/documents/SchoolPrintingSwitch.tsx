@@ -9,7 +9,15 @@ import { useNotify } from '../../app/notify';
  * (the value shown at once, put back with the reason if the server refuses). A checkbox with the
  * switch role: Space turns it, and a screen reader says on or off.
  */
-export function SchoolPrintingSwitch({ ending, title, allowed }: { ending: string; title: string; allowed: boolean }) {
+export function SchoolPrintingSwitch({
+  ending,
+  title,
+  allowed,
+}: {
+  ending: string;
+  title: string;
+  allowed: boolean;
+}) {
   const toggle = useActorRef(
     statusToggleMachine.provide({
       actors: { updateStatus: fromPromise(({ input }) => saveSchoolPrinting(input)) },

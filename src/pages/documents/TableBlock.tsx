@@ -60,7 +60,15 @@ export function TableBlock({ block }: { block: TableData }) {
   );
 }
 
-function Cell({ cell, column, name }: { cell: DocumentCell; column: DocumentColumn | undefined; name: string }) {
+function Cell({
+  cell,
+  column,
+  name,
+}: {
+  cell: DocumentCell;
+  column: DocumentColumn | undefined;
+  name: string;
+}) {
   const align = ALIGN[column?.align ?? 'left'];
   if (typeof cell !== 'string') {
     return (

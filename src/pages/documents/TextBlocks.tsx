@@ -35,7 +35,10 @@ export function TextBlock({ block }: { block: Of<'text'> }) {
 /** Lines for the signatures a paper needs (the examiners', the head of school's), with the date. */
 export function SignaturesBlock({ block }: { block: Of<'signatures'> }) {
   return (
-    <section className="keep-together mt-8 grid gap-6 sm:grid-cols-2 print:grid-cols-2" aria-label="Signatures">
+    <section
+      className="keep-together mt-8 grid gap-6 sm:grid-cols-2 print:grid-cols-2"
+      aria-label="Signatures"
+    >
       {block.labels.map((label) => (
         <div key={label}>
           <div className="h-10 border-b border-slate-700" aria-hidden="true" />

@@ -4,7 +4,15 @@ import { apiUrl } from '../../api/client';
 const photoUrl = (key: string) => apiUrl(`/files/${key.split('/').map(encodeURIComponent).join('/')}`);
 
 /** A candidate's print photo, or a box saying there is none (the portal never invents one). */
-export function PrintPhoto({ photo, name, className }: { photo: string | null; name: string; className: string }) {
+export function PrintPhoto({
+  photo,
+  name,
+  className,
+}: {
+  photo: string | null;
+  name: string;
+  className: string;
+}) {
   if (!photo) {
     return (
       <span

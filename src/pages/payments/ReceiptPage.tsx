@@ -6,6 +6,7 @@ import { loadPayment } from '../../api/payments';
 import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
 import { useRole } from '../../app/actors';
+import { QrCode } from '../../ui/QrCode';
 import { PaymentTabs } from './paymentsShared';
 
 /** A receipt (printable). */
@@ -129,6 +130,9 @@ function Receipt({ reference }: { reference: string }) {
           </table>
         </>
       )}
+      <footer className="mt-4 border-t border-slate-200 pt-3">
+        <QrCode verification={payment.verification} />
+      </footer>
     </article>
   );
 }
