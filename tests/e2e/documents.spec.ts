@@ -50,7 +50,7 @@ test('the board admin previews a school’s indexed candidates list, downloads i
   await expect(page).toHaveURL(/\/print-document\?document=indexed-candidate-list$/);
   const chosen = page.getByRole('heading', { name: 'Indexed candidates list', level: 2 });
   await expect(chosen).toBeFocused();
-  await page.getByLabel('Training school').selectOption('SHT-IB');
+  await page.getByLabel('Training school', { exact: true }).selectOption('SHT-IB');
 
   // Preview: the print page, in a new tab, without the shell.
   const opened = context.waitForEvent('page');
@@ -103,7 +103,7 @@ test('a missing required parameter is said before printing, and the board’s sw
   await page.getByRole('link', { name: 'Practical mark sheet' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Choose the ' })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Preview/ })).toHaveCount(0);
-  await expect(page.getByLabel('Training school *')).toHaveAttribute('required', '');
+  await expect(page.getByLabel('Training school *', { exact: true })).toHaveAttribute('required', '');
 
   // The print page asked without its parameters says the server's sentence, with the way back.
   await page.goto('/print-document/practical-marksheet');
@@ -155,7 +155,7 @@ test('a school admin is offered only the documents schools may print, for their 
   await list.getByRole('link', { name: 'Indexed candidates list', exact: true }).click();
   // The school is the school admin's own, fixed.
   await expect(page.getByText('School of Health Technology, Ibadan (SHT-IB)')).toBeVisible();
-  await expect(page.getByLabel('Training school')).toHaveCount(0);
+  await expect(page.getByLabel('Training school', { exact: true })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /^Preview/ })).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);

@@ -7,7 +7,8 @@ import { useNotify } from '../../app/notify';
 /**
  * The board's switch 'Training schools may print this' for one document, over a status toggle actor
  * (the value shown at once, put back with the reason if the server refuses). A checkbox with the
- * switch role: Space turns it, and a screen reader says on or off.
+ * switch role: Space turns it, and a screen reader says on or off. It is not disabled while saving (a
+ * disabled control loses the keyboard's focus); a change then is ignored by the toggle, which is busy.
  */
 export function SchoolPrintingSwitch({
   ending,
@@ -37,8 +38,9 @@ export function SchoolPrintingSwitch({
         id={id}
         type="checkbox"
         role="switch"
+        // The visible label, and which document: 22 switches on one page need names of their own.
+        aria-label={`Training schools may print this: ${title}`}
         checked={view.on}
-        disabled={view.busy}
         aria-busy={view.busy || undefined}
         aria-describedby={view.error ? `${id}-error` : undefined}
         onChange={(event) =>
@@ -58,9 +60,7 @@ export function SchoolPrintingSwitch({
             className={`absolute top-0.5 h-4 w-4 rounded-full bg-white shadow transition-transform ${view.on ? 'translate-x-4' : 'translate-x-0.5'}`}
           />
         </span>
-        <span>
-          Training schools may print this<span className="sr-only">: {title}</span>
-        </span>
+        <span>Training schools may print this</span>
       </label>
       {view.busy && <span className="text-xs text-slate-500">Saving…</span>}
       {view.error && (
