@@ -1,6 +1,7 @@
-import type { DocumentCatalogue, DocumentJob, PrintedDocument, VerifiedDocument } from './documents';
+import type { DocumentCatalogue, DocumentJob, PrintedDocument } from './documents';
 import { documentQueryValidator, schoolPrintingValidator } from './documents.validators';
-import { ADMIN, PUBLIC, SCHOOL_ADMIN, download, endpoint, shape } from './endpoint';
+import { ADMIN, SCHOOL_ADMIN, download, endpoint, shape } from './endpoint';
+import { VERIFY_ENDPOINT } from './verification.endpoint';
 
 /**
  * Everything the browser may ask of printable documents: what the caller may print and choose it by;
@@ -15,7 +16,8 @@ export const DOCUMENT_ENDPOINTS = {
       method: 'GET',
       path: '/api/admin/documents',
       roles: ADMIN,
-      summary: 'The printable documents, whether schools may print each, and the diets, schools, course headers and papers to choose from',
+      summary:
+        'The printable documents, whether schools may print each, and the diets, schools, course headers and papers to choose from',
       answer: shape<DocumentCatalogue>(),
     }),
     school_admin: endpoint({
@@ -31,7 +33,8 @@ export const DOCUMENT_ENDPOINTS = {
       method: 'GET',
       path: '/api/admin/documents/:ending',
       roles: ADMIN,
-      summary: 'A document built for its print page, with its verification code (printing one that names candidates is audited)',
+      summary:
+        'A document built for its print page, with its verification code (printing one that names candidates is audited)',
       input: { in: 'query', validator: documentQueryValidator },
       answer: shape<PrintedDocument>(),
     }),
@@ -120,11 +123,5 @@ export const DOCUMENT_ENDPOINTS = {
     input: { in: 'json', validator: schoolPrintingValidator },
     answer: shape<void>(),
   }),
-  verify: endpoint({
-    method: 'GET',
-    path: '/api/verify/:code',
-    roles: PUBLIC,
-    summary: 'Whether a printed code is genuine, what it certified and when, and what has changed since (no sign-in; rate-limited)',
-    answer: shape<VerifiedDocument>(),
-  }),
+  verify: VERIFY_ENDPOINT,
 } as const;

@@ -122,11 +122,15 @@ export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
   'candidate-index-form': 'Candidate index form',
 };
 
-/** Pages shown without header and sidebar: the spec's, and the password pages beside /login. */
+/**
+ * Pages shown without header and sidebar: the spec's, the password pages beside /login, and the public
+ * check of a printed document's code (/verify, /verify/<code>).
+ */
 export function isShellLess(path: string): boolean {
   return (
-    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE, FORGOT_PASSWORD_PAGE].includes(path) ||
-    path.startsWith(PRINT_DOCUMENT_PREFIX)
+    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE, FORGOT_PASSWORD_PAGE, VERIFY_PATH].includes(path) ||
+    path.startsWith(PRINT_DOCUMENT_PREFIX) ||
+    path.startsWith(`${VERIFY_PATH}/`)
   );
 }
 
@@ -137,4 +141,6 @@ export const CONFIRM_CODE_PATH = '/auth-confirm-code';
 export const RESET_PASSWORD_PAGE = '/reset-password';
 /** 'Forgot your password?': asks for a reset code by email, then goes on to RESET_PASSWORD_PAGE. */
 export const FORGOT_PASSWORD_PAGE = '/forgot-password';
+/** The public page where anyone holding a printed document checks its code (no sign-in, no shell). */
+export const VERIFY_PATH = '/verify';
 export const REDIRECT_PARAM = 'redirect-to';

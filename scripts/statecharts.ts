@@ -4,6 +4,7 @@ import { candidateFormMachine } from '../machines/candidateForm.machine';
 import { bulkRegistrationMachine } from '../machines/bulkRegistration.machine';
 import { bulkImportMachine } from '../machines/bulkImport.machine';
 import { marksImportMachine } from '../machines/marksImport.machine';
+import { documentJobMachine } from '../machines/documentJob.machine';
 import { confirmDialogMachine } from '../machines/confirmDialog.machine';
 import { formDialogMachine } from '../machines/formDialog.machine';
 import { idleMachine } from '../machines/idle.machine';
@@ -41,6 +42,7 @@ export const MACHINES: readonly ChartedMachine[] = [
   { name: 'markRow', machine: markRowMachine },
   { name: 'bulkImport', machine: bulkImportMachine },
   { name: 'marksImport', machine: marksImportMachine },
+  { name: 'documentJob', machine: documentJobMachine },
   { name: 'formDialog', machine: formDialogMachine },
   { name: 'confirmDialog', machine: confirmDialogMachine },
   { name: 'impersonation', machine: impersonationMachine },

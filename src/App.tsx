@@ -5,6 +5,7 @@ import {
   FORGOT_PASSWORD_PAGE,
   LOGIN_PATH,
   RESET_PASSWORD_PAGE,
+  VERIFY_PATH,
 } from '../contract/navigation';
 import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
@@ -18,6 +19,8 @@ const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
 // Public, and carries VineJS for its checks: its own chunk too.
 const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
 const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
+// Public, opened from a QR code on a phone: a chunk of its own, as small as it can be.
+const VerifyPage = lazy(() => import('./pages/VerifyPage'));
 
 export function App() {
   return (
@@ -33,6 +36,13 @@ export function App() {
         <Suspense fallback={<Splash message="Loading…" />}>
           <ForgotPasswordPage />
         </Suspense>
+      </Route>
+      <Route path={`${VERIFY_PATH}/:code?`}>
+        {(params) => (
+          <Suspense fallback={<Splash message="Loading…" />}>
+            <VerifyPage code={params.code} />
+          </Suspense>
+        )}
       </Route>
       <Route path="/print-document/:ending">
         {(params) => (

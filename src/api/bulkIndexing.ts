@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import type { BulkReport } from '../../contract/bulkIndexing';
 import { BULK_INDEXING_ENDPOINTS as E } from '../../contract/bulkIndexing.endpoints';
 import { fillPath } from '../../contract/endpoint';
-import { downloadCsv } from './download';
+import { downloadFile } from './download';
 import { send } from './send';
 
 /** Bulk indexing's I/O (machines/bulkImport.machine.ts): the dry run, each chunk's import, the two files. */
@@ -17,7 +17,7 @@ export const importChunk = fromPromise<BulkReport, { id: number; from: number; c
     (await send(E.import, { params: { id: input.id }, body: { from: input.from, count: input.count } })).data,
 );
 
-export const downloadTemplate = () => downloadCsv(E.template.path, 'candidates-template.csv');
+export const downloadTemplate = () => downloadFile(E.template.path, 'candidates-template.csv');
 
 export const downloadReport = (id: number) =>
-  downloadCsv(fillPath(E.report.path, { id }), `bulk-indexing-${id}.csv`);
+  downloadFile(fillPath(E.report.path, { id }), `bulk-indexing-${id}.csv`);

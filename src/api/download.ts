@@ -2,11 +2,11 @@ import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from 
 import { readToken } from './cookies';
 
 /**
- * A CSV the API makes (a list's export, bulk indexing's template and report), fetched with the session's
- * token and handed to the browser as a download under the name the server gives it. A refusal is
- * thrown as the portal's failure, in the user's words.
+ * A file the API makes (a list's CSV export, bulk indexing's template and report, a document's PDF),
+ * fetched with the session's bearer token and handed to the browser as a download under the name the
+ * server gives it. A refusal is thrown as the portal's failure, in the user's words.
  */
-export async function downloadCsv(path: string, fallbackName: string): Promise<void> {
+export async function downloadFile(path: string, fallbackName: string): Promise<void> {
   const token = readToken();
   let response: Response;
   try {

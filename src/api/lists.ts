@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import { listParams, type ListDefinition } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import type { ListQuery } from '../../machines/list.machine';
-import { downloadCsv } from './download';
+import { downloadFile } from './download';
 import { send } from './send';
 
 /**
@@ -29,6 +29,6 @@ export function csvExporter<Row>(definition: ListDefinition<Row>) {
   return fromPromise<void, ListQuery>(async ({ input }) => {
     const params = listParams(definition as ListDefinition<unknown>, { ...input, page: 1 });
     params.set('format', 'csv');
-    await downloadCsv(`${definition.path}?${params}`, `${definition.name}.csv`);
+    await downloadFile(`${definition.path}?${params}`, `${definition.name}.csv`);
   });
 }

@@ -75,8 +75,14 @@ function forgetFailedResources() {
   for (const [key, entry] of cache) if (entry.failed) cache.delete(key);
 }
 
-/** Shows a failed load in the user's words, with a way to try again. */
-export class LoadBoundary extends Component<{ children: ReactNode }, { error: unknown; attempt: number }> {
+/**
+ * Shows a failed load in the user's words, with a way to try again, and `after` it the way elsewhere
+ * a page offers (a print page's link back to Print Documents).
+ */
+export class LoadBoundary extends Component<
+  { children: ReactNode; after?: ReactNode },
+  { error: unknown; attempt: number }
+> {
   state = { error: null as unknown, attempt: 0 };
 
   static getDerivedStateFromError(error: unknown) {
@@ -104,6 +110,7 @@ export class LoadBoundary extends Component<{ children: ReactNode }, { error: un
           >
             Try again
           </Button>
+          {this.props.after}
         </Alert>
       );
     }

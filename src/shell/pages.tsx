@@ -1,10 +1,5 @@
 import { Link } from 'wouter';
-import {
-  HOME_PATH,
-  PRINT_DOCUMENT_ENDINGS,
-  PRINT_DOCUMENT_PREFIX,
-  PRINT_DOCUMENT_TITLES,
-} from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/navigation';
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
 import { Button } from '../ui/controls';
@@ -68,26 +63,6 @@ export function OverviewPage() {
         </div>
       )}
       {user.user_role === 'school_admin' && <SchoolNotices />}
-    </section>
-  );
-}
-
-export function PrintDocumentsPage() {
-  return (
-    <section>
-      <h1 className="text-2xl font-semibold">Print Documents</h1>
-      <ul className="mt-4 grid gap-2 sm:grid-cols-2">
-        {PRINT_DOCUMENT_ENDINGS.map((ending) => (
-          <li key={ending}>
-            <Link
-              href={`${PRINT_DOCUMENT_PREFIX}${ending}`}
-              className="block rounded-md bg-white px-4 py-3 ring-1 ring-slate-200 hover:ring-brand-600"
-            >
-              {PRINT_DOCUMENT_TITLES[ending]}
-            </Link>
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

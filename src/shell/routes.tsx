@@ -8,7 +8,7 @@ import {
 } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
-import { AreaBeingBuilt, OverviewPage, PrintDocumentsPage } from './pages';
+import { AreaBeingBuilt, OverviewPage } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
 export interface ShellPage {
@@ -25,6 +25,7 @@ const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
 const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
+const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 // The payments area is one chunk; its tabs are named exports of it.
 const payments = () => import('../pages/payments/PaymentsPage');
 const PaymentsPage = lazy(payments);

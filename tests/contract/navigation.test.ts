@@ -135,6 +135,10 @@ describe('printable documents (spec section 2)', () => {
     expect(isShellLess('/reset-password')).toBe(true);
     expect(isShellLess('/forgot-password')).toBe(true);
     expect(isShellLess('/print-document')).toBe(false);
+    // The public check of a printed code, typed by hand or opened from a QR code.
+    expect(isShellLess('/verify')).toBe(true);
+    expect(isShellLess('/verify/ABCD-EFGH')).toBe(true);
+    expect(isShellLess('/verifying')).toBe(false);
     for (const entry of SIDEBAR) expect(isShellLess(entry.path), entry.path).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
 import { useRole } from '../../app/actors';
 import { CandidateLink } from '../candidates/CandidateLink';
+import { QrCode } from '../../ui/QrCode';
 import { PaymentTabs } from './paymentsShared';
 
 /** A receipt (printable). */
@@ -132,6 +133,9 @@ function Receipt({ reference }: { reference: string }) {
           </table>
         </>
       )}
+      <footer className="mt-4 border-t border-slate-200 pt-3">
+        <QrCode verification={payment.verification} />
+      </footer>
     </article>
   );
 }

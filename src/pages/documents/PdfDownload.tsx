@@ -1,0 +1,99 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import type { Role } from '../../../contract/roles';
+import { documentJobMachine } from '../../../machines/documentJob.machine';
+import { documentPdfActors } from '../../api/documents';
+import { Alert, Button } from '../../ui/controls';
+
+const count = (n: number) => n.toLocaleString('en-GB');
+const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
+
+/**
+ * Download PDF over the document job machine: the PDF streamed at once, or, when the server says it
+ * is too large for that, built on the job queue with its progress shown until it can be downloaded.
+ * Give it a `key` of the document and its query: another choice is another PDF.
+ */
+export function PdfDownload({
+  role,
+  ending,
+  query,
+}: {
+  role: Role;
+  ending: string;
+  query: Record<string, string>;
+}) {
+  const pdf = useActorRef(documentJobMachine.provide({ actors: documentPdfActors(role) }), {
+    input: { ending, query },
+  });
+  const view = useSelector(pdf, (s) => ({
+    busy: s.hasTag('busy'),
+    tooLarge: s.hasTag('tooLarge'),
+    building: s.hasTag('building'),
+    ready: s.hasTag('ready'),
+    failed: s.hasTag('failed'),
+    job: s.context.job,
+    failure: s.context.failure,
+  }));
+
+  if (view.building) {
+    const job = view.job;
+    const label = job
+      ? `Building the PDF: ${count(job.done)} of ${count(job.total)}`
+      : 'Starting to build the PDF…';
+    return (
+      <div role="status" className="space-y-1 text-sm">
+        <p>{label}</p>
+        <progress
+          className="h-2 w-full max-w-sm"
+          max={job?.total || 1}
+          value={job?.done ?? 0}
+          aria-label="Progress of the PDF"
+        />
+        <p className="text-xs text-slate-600">
+          You may leave this page open and go on; it takes a minute or so.
+        </p>
+      </div>
+    );
+  }
+  if (view.failed) {
+    return (
+      <div className="space-y-2">
+        <Alert tone="error">{view.failure?.message}</Alert>
+        <Button variant="secondary" onClick={() => pdf.send({ type: 'pdf.retry' })}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  if (view.ready && view.job) {
+    return (
+      <div className="space-y-2" role="status">
+        <p className="text-sm">The PDF is ready{view.job.bytes ? ` (${megabytes(view.job.bytes)})` : ''}.</p>
+        <Button busy={view.busy} busyLabel="Downloading…" onClick={() => pdf.send({ type: 'pdf.download' })}>
+          Download the PDF
+        </Button>
+        {view.failure && <Alert tone="error">{view.failure.message}</Alert>}
+      </div>
+    );
+  }
+  if (view.tooLarge) {
+    return (
+      <div className="space-y-2">
+        <Alert tone="info">{view.failure?.message}</Alert>
+        <Button onClick={() => pdf.send({ type: 'pdf.build' })}>Build the PDF</Button>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-2">
+      <Button
+        variant="secondary"
+        busy={view.busy}
+        busyLabel="Making the PDF…"
+        onClick={() => pdf.send({ type: 'pdf.download' })}
+      >
+        Download PDF
+      </Button>
+      {view.failure && <Alert tone="error">{view.failure.message}</Alert>}
+    </div>
+  );
+}
