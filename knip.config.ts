@@ -24,6 +24,8 @@ const config: KnipConfig = {
   includeEntryExports: true,
   // System programs the benchmarks and the start-error test run, not npm packages.
   ignoreBinaries: ['wrk', 'mount', 'umount'],
+  // Read as font files by path (server/documents/pdfText.ts require.resolve), never imported.
+  ignoreDependencies: ['dejavu-fonts-ttf'],
 };
 
 export default config;

@@ -30,10 +30,10 @@ export const DOCUMENT_PARAM_LABELS: Record<DocumentParam, string> = {
 };
 
 export const DOCUMENT_GROUPS = ['Candidate lists', 'Cards and records', 'Mark sheets', 'Statistics'] as const;
-export type DocumentGroup = (typeof DOCUMENT_GROUPS)[number];
+type DocumentGroup = (typeof DOCUMENT_GROUPS)[number];
 
 /** A document's layouts, when it has more than one (the first is the default). */
-export interface DocumentVariant {
+interface DocumentVariant {
   value: string;
   label: string;
 }
@@ -236,7 +236,7 @@ export interface DocumentCatalogue {
 export const DOCUMENT_INLINE_LIMIT = 5000;
 
 export const DOCUMENT_JOB_STATES = ['queued', 'building', 'ready', 'failed'] as const;
-export type DocumentJobState = (typeof DOCUMENT_JOB_STATES)[number];
+type DocumentJobState = (typeof DOCUMENT_JOB_STATES)[number];
 
 /** A large PDF being built on the queue. */
 export interface DocumentJob {

@@ -43,7 +43,10 @@ export const documentQueryValidator = formValidator(
 export type DocumentQuery = Awaited<ReturnType<typeof documentQueryValidator.validate>>;
 
 /** The board's choice of whether schools may print a document. */
-export const schoolPrintingValidator = formValidator(vine.object({ allowed: vine.boolean({ strict: true }) }), {
-  'allowed.required': 'Say whether training schools may print it.',
-  'allowed.boolean': 'Say whether training schools may print it.',
-});
+export const schoolPrintingValidator = formValidator(
+  vine.object({ allowed: vine.boolean({ strict: true }) }),
+  {
+    'allowed.required': 'Say whether training schools may print it.',
+    'allowed.boolean': 'Say whether training schools may print it.',
+  },
+);
