@@ -1,3 +1,4 @@
+import { dietByCode } from '../diets/byCode';
 import { eq } from 'drizzle-orm';
 import {
   DOCUMENT_MESSAGES as M,
@@ -9,7 +10,7 @@ import type { DocumentQuery } from '../../contract/documents.validators';
 import type { FieldMessages } from '../../contract/envelope';
 import type { PrintDocumentEnding } from '../../contract/navigation';
 import type { Database } from '../db/client';
-import { candidates, courseHeaders, diets, papers, trainingSchools, type StoredQuery } from '../db/schema';
+import { candidates, courseHeaders, papers, trainingSchools, type StoredQuery } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
 import type { Caller } from '../http/context';
 import type { DocumentScope } from './builder';
@@ -88,12 +89,9 @@ export async function resolveQuery(
   };
 
   if (given.diet !== undefined) {
-    const [row] = await db
-      .select({ id: diets.id, code: diets.code, name: diets.name })
-      .from(diets)
-      .where(eq(diets.code, given.diet));
+    const row = await dietByCode(db, given.diet);
     if (!row) throw refuse('diet', M.unknownDiet);
-    scope.diet = row;
+    scope.diet = { id: row.id, code: row.code, name: row.name };
   }
 
   if (params.school && (given.school !== undefined || school !== null)) {
