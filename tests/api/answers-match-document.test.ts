@@ -236,6 +236,12 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
       { label: "the school's indexed candidates", path: { ending: 'indexed-candidate-list' } },
     ];
   },
+  '/api/admin/documents/{ending}/pdf': async () => [
+    { label: 'the indexing statistics as a PDF', path: { ending: 'course-index-stats' } },
+  ],
+  '/api/training-school-admin/documents/{ending}/pdf': async () => [
+    { label: "the school's indexed candidates as a PDF", path: { ending: 'indexed-candidate-list' } },
+  ],
   // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
   '/api/verify/{code}': async () => {
     const printed = await read<{ verification: { code: string } }>(
@@ -252,6 +258,14 @@ const CANNOT: Record<string, string> = {
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
   '/api/admin/bulk-indexing/{id}/report.csv':
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
+  '/api/admin/document-jobs/{id}':
+    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
+  '/api/admin/document-jobs/{id}/file':
+    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
+  '/api/training-school-admin/document-jobs/{id}':
+    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
+  '/api/training-school-admin/document-jobs/{id}/file':
+    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
 };
 
 interface PaymentRef {
