@@ -1,5 +1,4 @@
 import { PRINT_DOCUMENT_TITLES, type PrintDocumentEnding } from './navigation';
-import type { Role } from './roles';
 
 /**
  * The printable documents (spec section 2's 22 endings under /print-document/): one registry the
@@ -207,10 +206,6 @@ export const DOCUMENTS: Record<PrintDocumentEnding, DocumentDefinition> = {
     schools: false,
   }),
 };
-
-/** Who may print a document, before the board's own choice for schools (server/documents/permissions.ts). */
-export const mayPrintByDefault = (definition: DocumentDefinition, role: Role): boolean =>
-  role === 'admin' || definition.schools;
 
 /** What Print Documents offers a caller: the documents they may print, and what to choose them by. */
 export interface DocumentChoice extends DocumentDefinition {

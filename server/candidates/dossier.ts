@@ -16,7 +16,8 @@ import {
   type DossierResult,
   type DossierUpload,
 } from '../../contract/candidateDossier';
-import { DOCUMENTS, mayPrintByDefault } from '../../contract/documents';
+import { DOCUMENTS } from '../../contract/documents';
+import type { PrintDocumentEnding } from '../../contract/navigation';
 import { sanctionTerm } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
 import { formatMark } from '../../contract/scores';
@@ -37,6 +38,7 @@ import {
   trainingSchools,
   users,
 } from '../db/schema';
+import { schoolPrintingChoices } from '../documents/permissions';
 import { NotFound } from '../errors';
 import type { ListScope } from '../lists/route';
 import { selectOffenders, toOffenderRow } from '../offenders/service';
@@ -249,14 +251,14 @@ async function resultsOf(db: Database, id: number): Promise<DossierResult[]> {
  * is what a registered candidate shows at each paper). Schools print what the registry lets them.
  */
 function printableFor(
-  role: Role,
+  mayPrint: Record<PrintDocumentEnding, boolean> | null,
   candidateIndex: string,
   currentDiet: string | null,
   registeredNow: boolean,
 ): DossierPrintable[] {
   return CANDIDATE_DOCUMENTS.flatMap((ending): DossierPrintable[] => {
     const definition = DOCUMENTS[ending];
-    if (!mayPrintByDefault(definition, role)) return [];
+    if (mayPrint && !mayPrint[ending]) return [];
     if (ending !== 'photocard') {
       return [
         { ending, title: definition.title, href: printPageHref(ending, { candidate: candidateIndex }) },
@@ -277,12 +279,14 @@ export async function candidateDossier(
 ): Promise<CandidateDossier> {
   const who = await identityOf(db, id, caller.scope);
   if (!who) throw new NotFound(O.notFound);
-  const [uploads, registered, paid, offences, results] = await Promise.all([
+  const [uploads, registered, paid, offences, results, mayPrint] = await Promise.all([
     uploadsOf(db, id, who.courseHeaderCode),
     registrationsOf(db, id),
     paymentsOf(db, id),
     offencesOf(db, id, today),
     resultsOf(db, id),
+    // A board admin prints every document; a school admin those the board lets schools print now.
+    caller.role === 'admin' ? null : schoolPrintingChoices(db),
   ]);
   const registeredNow = registered.some((row) => row.current && row.reg_status === 'registered');
   return {
@@ -320,6 +324,6 @@ export async function candidateDossier(
       who.currentDietCode && who.currentDietName
         ? { code: who.currentDietCode, name: who.currentDietName }
         : null,
-    printable: printableFor(caller.role, who.candidateIndex, who.currentDietCode, registeredNow),
+    printable: printableFor(mayPrint, who.candidateIndex, who.currentDietCode, registeredNow),
   };
 }

@@ -13,7 +13,7 @@ import type { Caller } from '../http/context';
  */
 
 /** The board's current choice for schools, per document. */
-async function schoolChoices(db: Database): Promise<Record<PrintDocumentEnding, boolean>> {
+export async function schoolPrintingChoices(db: Database): Promise<Record<PrintDocumentEnding, boolean>> {
   const rows = await db.select().from(schoolDocumentChoices);
   const chosen = new Map(rows.map((row) => [row.ending, row.allowed]));
   return Object.fromEntries(
@@ -60,7 +60,7 @@ export async function setSchoolPrinting(
  * lets schools print) and what to choose them by (a school admin: their own school only).
  */
 export async function catalogueOf(db: Database, caller: Pick<Caller, 'role' | 'trainingSchoolId'>) {
-  const choices = await schoolChoices(db);
+  const choices = await schoolPrintingChoices(db);
   const documents: DocumentChoice[] = Object.values(DOCUMENTS)
     .map((definition) => ({ ...definition, schoolsMayPrint: choices[definition.ending] }))
     .filter((document) => caller.role === 'admin' || document.schoolsMayPrint);
