@@ -47,6 +47,16 @@ const described = (job: DocumentJob) => ({
 /** The 413 the server answers for a PDF past the inline limit. */
 const TOO_LARGE = 413;
 
+/** A start's or a poll's answer describes the job; a failed call is the failure (both actors alike). */
+const describe = {
+  type: 'describeJob',
+  params: ({ event }: { event: { output?: unknown } }) => event.output as DocumentJob,
+} as const;
+const fail = {
+  type: 'recordFailure',
+  params: ({ event }: { event: { error?: unknown } }) => event.error,
+} as const;
+
 export const documentJobMachine = setup({
   types: {
     input: {} as DocumentJobInput,
@@ -74,6 +84,9 @@ export const documentJobMachine = setup({
   },
   actions: {
     clearFailure: assign({ failure: null }),
+    // A start's or a poll's answer, and a failed call: the same for both (params from the event).
+    describeJob: assign((_, job: DocumentJob) => described(job)),
+    recordFailure: assign((_, error: unknown) => ({ failure: asFailure(error) })),
   },
 }).createMachine({
   id: 'documentJob',
@@ -112,19 +125,11 @@ export const documentJobMachine = setup({
         src: 'startJob',
         input: ({ context }) => ({ ending: context.ending, query: context.query }),
         onDone: [
-          {
-            guard: { type: 'jobIs', params: { state: 'ready' } },
-            target: 'ready',
-            actions: assign(({ event }) => described(event.output)),
-          },
-          {
-            guard: { type: 'jobIs', params: { state: 'failed' } },
-            target: 'failed',
-            actions: assign(({ event }) => described(event.output)),
-          },
-          { target: 'waiting', actions: assign(({ event }) => described(event.output)) },
+          { guard: { type: 'jobIs', params: { state: 'ready' } }, target: 'ready', actions: describe },
+          { guard: { type: 'jobIs', params: { state: 'failed' } }, target: 'failed', actions: describe },
+          { target: 'waiting', actions: describe },
         ],
-        onError: { target: 'failed', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
+        onError: { target: 'failed', actions: fail },
       },
     },
     waiting: {
@@ -138,19 +143,11 @@ export const documentJobMachine = setup({
         src: 'loadJob',
         input: ({ context }) => ({ id: context.job!.id }),
         onDone: [
-          {
-            guard: { type: 'jobIs', params: { state: 'ready' } },
-            target: 'ready',
-            actions: assign(({ event }) => described(event.output)),
-          },
-          {
-            guard: { type: 'jobIs', params: { state: 'failed' } },
-            target: 'failed',
-            actions: assign(({ event }) => described(event.output)),
-          },
-          { target: 'waiting', actions: assign(({ event }) => described(event.output)) },
+          { guard: { type: 'jobIs', params: { state: 'ready' } }, target: 'ready', actions: describe },
+          { guard: { type: 'jobIs', params: { state: 'failed' } }, target: 'failed', actions: describe },
+          { target: 'waiting', actions: describe },
         ],
-        onError: { target: 'failed', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
+        onError: { target: 'failed', actions: fail },
       },
     },
     failed: {
