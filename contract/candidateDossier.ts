@@ -1,7 +1,7 @@
 import type { RegStatus, UploadField } from './candidates';
 import { PRINT_DOCUMENT_PREFIX, type PrintDocumentEnding } from './navigation';
-import type { PaymentStatus } from './payments';
-import type { ResultOutcome } from './scores';
+import type { FeeKind, PaymentStatus } from './payments';
+import { RESULT_OUTCOME_LABELS, type ResultOutcome } from './scores';
 
 /**
  * A candidate's record page (issue 25, item 6): everything the board holds about one candidate, read in
@@ -75,7 +75,7 @@ export interface DossierRegistration {
 
 export interface DossierPayment {
   reference: string;
-  fee: { title: string; diet: string };
+  fee: { title: string; kind: FeeKind; diet: string };
   /** The candidate's share of the payment, and the whole payment, in kobo. */
   amount_kobo: number;
   payment_kobo: number;
@@ -118,6 +118,23 @@ export type DossierResult =
       course_header: string;
       withdrawn_at: string;
     };
+
+/**
+ * A result's course header, marks, grade and outcome in words, as the record page and the printed
+ * record (candidate-info) both show them: a withdrawn publication's marks blank, its outcome `withdrawn`.
+ */
+export function resultCells(row: DossierResult, withdrawn = 'Withdrawn'): string[] {
+  return row.status === 'withdrawn'
+    ? [row.course_header, '', '', '', '', withdrawn]
+    : [
+        row.course_header,
+        row.exam_mark,
+        row.in_course_mark,
+        row.final_mark,
+        row.grade,
+        RESULT_OUTCOME_LABELS[row.outcome],
+      ];
+}
 
 export interface DossierPrintable {
   ending: PrintDocumentEnding;

@@ -1,5 +1,5 @@
 import { alias } from 'drizzle-orm/pg-core';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   CANDIDATE_OUTCOME_MESSAGES as O,
   UPLOAD_FIELDS,
@@ -10,44 +10,25 @@ import {
   CANDIDATE_DOCUMENTS,
   printPageHref,
   type CandidateDossier,
-  type DossierPayment,
   type DossierPrintable,
-  type DossierRegistration,
-  type DossierResult,
   type DossierUpload,
 } from '../../contract/candidateDossier';
 import { DOCUMENTS } from '../../contract/documents';
 import type { PrintDocumentEnding } from '../../contract/navigation';
-import { sanctionTerm } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
-import { formatMark } from '../../contract/scores';
 import type { Database } from '../db/client';
-import {
-  candidates,
-  courseHeaders,
-  diets,
-  examOffences,
-  fees,
-  files,
-  nationalities,
-  paymentItems,
-  payments,
-  publishedResults,
-  registrations,
-  resultPublications,
-  trainingSchools,
-  users,
-} from '../db/schema';
+import { candidates, courseHeaders, diets, files, nationalities, trainingSchools, users } from '../db/schema';
 import { schoolPrintingChoices } from '../documents/permissions';
 import { NotFound } from '../errors';
 import type { ListScope } from '../lists/route';
-import { selectOffenders, toOffenderRow } from '../offenders/service';
+import { offencesOf, paymentsOf, registrationsOf, resultsOf } from './history';
 
 /**
  * A candidate's record page (contract/candidateDossier.ts): one query a section. The first reads the
  * candidate within the caller's scope (another school's candidate is not found, as an unknown id, so
  * ids cannot be probed); the others run side by side once it is found, each on an index of its table
- * by candidate (files, registrations, payment items, exam offences, published results).
+ * by candidate (files, registrations, payment items, exam offences, published results). The history's
+ * readers are server/candidates/history.ts, the same the printed record (candidate-info) reads.
  */
 
 /** Whose record it is and who reads it. */
@@ -118,129 +99,6 @@ async function uploadsOf(db: Database, id: number, courseHeader: string): Promis
       key: file?.key ?? null,
       content_type: file?.contentType ?? null,
       required: field === 'photo' || field === own,
-    };
-  });
-}
-
-async function registrationsOf(db: Database, id: number): Promise<DossierRegistration[]> {
-  const rows = await db
-    .select({
-      code: diets.code,
-      name: diets.name,
-      current: diets.current,
-      regStatus: registrations.regStatus,
-      changedAt: registrations.updatedAt,
-    })
-    .from(registrations)
-    .innerJoin(diets, eq(diets.id, registrations.dietId))
-    .where(eq(registrations.candidateId, id))
-    .orderBy(desc(diets.firstPaperOn), desc(diets.id));
-  return rows.map((row) => ({
-    diet: { code: row.code, name: row.name },
-    reg_status: row.regStatus,
-    current: row.current,
-    changed_at: row.changedAt.toISOString(),
-  }));
-}
-
-async function paymentsOf(db: Database, id: number): Promise<DossierPayment[]> {
-  const rows = await db
-    .select({
-      reference: payments.reference,
-      feeTitle: fees.title,
-      dietCode: diets.code,
-      amountKobo: paymentItems.amountKobo,
-      paymentKobo: payments.amountKobo,
-      status: payments.status,
-      credited: paymentItems.credited,
-      receiptNumber: payments.receiptNumber,
-      paidAt: payments.paidAt,
-      startedAt: payments.createdAt,
-    })
-    .from(paymentItems)
-    .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
-    .innerJoin(fees, eq(fees.id, paymentItems.feeId))
-    .innerJoin(diets, eq(diets.id, fees.dietId))
-    .where(eq(paymentItems.candidateId, id))
-    .orderBy(desc(payments.id));
-  return rows.map((row) => ({
-    reference: row.reference,
-    fee: { title: row.feeTitle, diet: row.dietCode },
-    amount_kobo: row.amountKobo,
-    payment_kobo: row.paymentKobo,
-    status: row.status,
-    credited: row.credited,
-    receipt_number: row.receiptNumber,
-    date: (row.paidAt ?? row.startedAt).toISOString(),
-  }));
-}
-
-async function offencesOf(db: Database, id: number, today: string) {
-  const rows = await selectOffenders(db, today)
-    .where(and(eq(examOffences.candidateId, id), isNull(examOffences.removedAt)))
-    .orderBy(desc(examOffences.id));
-  return rows.map((row) => {
-    const offence = toOffenderRow(row);
-    return {
-      id: offence.id,
-      diet: offence.diet,
-      offence: offence.offence,
-      sanction: offence.sanction,
-      term: sanctionTerm(offence),
-      in_force: offence.active,
-      recorded_at: offence.created_at,
-    };
-  });
-}
-
-/** What was published about the candidate: the rows of each publication, live or withdrawn. */
-async function resultsOf(db: Database, id: number): Promise<DossierResult[]> {
-  const rows = await db
-    .select({
-      dietCode: diets.code,
-      dietName: diets.name,
-      courseHeader: courseHeaders.code,
-      examMark: publishedResults.examMark,
-      inCourseMark: publishedResults.inCourseMark,
-      finalMark: publishedResults.finalMark,
-      grade: publishedResults.grade,
-      outcome: publishedResults.outcome,
-      publishedAt: publishedResults.publishedAt,
-      withdrawnAt: resultPublications.withdrawnAt,
-    })
-    .from(publishedResults)
-    .innerJoin(
-      resultPublications,
-      and(
-        eq(resultPublications.dietId, publishedResults.dietId),
-        eq(resultPublications.courseHeaderId, publishedResults.courseHeaderId),
-      ),
-    )
-    .innerJoin(diets, eq(diets.id, publishedResults.dietId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
-    .where(eq(publishedResults.candidateId, id))
-    .orderBy(desc(diets.firstPaperOn), desc(diets.id), asc(courseHeaders.code));
-  return rows.map((row): DossierResult => {
-    const diet = { code: row.dietCode, name: row.dietName };
-    // A withdrawn publication's marks are the board's to correct, not anyone's to read any more.
-    if (row.withdrawnAt) {
-      return {
-        status: 'withdrawn',
-        diet,
-        course_header: row.courseHeader,
-        withdrawn_at: row.withdrawnAt.toISOString(),
-      };
-    }
-    return {
-      status: 'published',
-      diet,
-      course_header: row.courseHeader,
-      exam_mark: formatMark(row.examMark),
-      in_course_mark: formatMark(row.inCourseMark),
-      final_mark: formatMark(row.finalMark),
-      grade: row.grade ?? '',
-      outcome: row.outcome,
-      published_at: row.publishedAt.toISOString(),
     };
   });
 }
