@@ -13,7 +13,11 @@ import { RESULT_OUTCOME_LABELS, type ResultOutcome } from './scores';
 export interface CandidateDossier {
   id: number;
   candidate_index: string;
-  /** The stored photo's file key (served at /files/<key>), or null when none is stored. */
+  /**
+   * The photo to show, as a file key (served at /files/<key>): the small print photo (a JPEG of at most
+   * 240×300) when one is made, else the uploaded original; null when no photo is stored. The original
+   * stays in `documents.uploads`.
+   */
   photo: string | null;
   identity: {
     title: string | null;

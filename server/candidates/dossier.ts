@@ -1,11 +1,6 @@
 import { alias } from 'drizzle-orm/pg-core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import {
-  CANDIDATE_OUTCOME_MESSAGES as O,
-  UPLOAD_FIELDS,
-  requiredUploadOf,
-  type UploadField,
-} from '../../contract/candidates';
+import { CANDIDATE_OUTCOME_MESSAGES as O, UPLOAD_FIELDS, requiredUploadOf } from '../../contract/candidates';
 import {
   CANDIDATE_DOCUMENTS,
   printPageHref,
@@ -22,6 +17,7 @@ import { schoolPrintingChoices } from '../documents/permissions';
 import { NotFound } from '../errors';
 import type { ListScope } from '../lists/route';
 import { offencesOf, paymentsOf, registrationsOf, resultsOf } from './history';
+import { PRINT_PHOTO_FIELD } from './uploads';
 
 /**
  * A candidate's record page (contract/candidateDossier.ts): one query a section. The first reads the
@@ -84,15 +80,19 @@ async function identityOf(db: Database, id: number, scope: ListScope) {
   return row ?? null;
 }
 
-/** Every upload field: stored or missing, and whether the course header requires it. */
-async function uploadsOf(db: Database, id: number, courseHeader: string): Promise<DossierUpload[]> {
+/**
+ * Every upload field: stored or missing, and whether the course header requires it; and the photo the
+ * page shows: the small print photo (server/candidates/printPhoto.ts, a few kilobytes) when one is made,
+ * else the original upload (up to 2 MB; its print photo is still to come from the print photos job).
+ */
+async function uploadsOf(db: Database, id: number, courseHeader: string) {
   const stored = await db
     .select({ field: files.field, key: files.key, contentType: files.contentType })
     .from(files)
-    .where(and(eq(files.candidateId, id), inArray(files.field, [...UPLOAD_FIELDS])));
-  const byField = new Map(stored.map((row) => [row.field as UploadField, row]));
+    .where(and(eq(files.candidateId, id), inArray(files.field, [...UPLOAD_FIELDS, PRINT_PHOTO_FIELD])));
+  const byField = new Map(stored.map((row) => [row.field, row]));
   const own = requiredUploadOf(courseHeader);
-  return UPLOAD_FIELDS.map((field) => {
+  const uploads = UPLOAD_FIELDS.map((field): DossierUpload => {
     const file = byField.get(field);
     return {
       field,
@@ -101,6 +101,8 @@ async function uploadsOf(db: Database, id: number, courseHeader: string): Promis
       required: field === 'photo' || field === own,
     };
   });
+  const photo = (byField.get(PRINT_PHOTO_FIELD) ?? byField.get('photo'))?.key ?? null;
+  return { uploads, photo };
 }
 
 /**
@@ -137,7 +139,7 @@ export async function candidateDossier(
 ): Promise<CandidateDossier> {
   const who = await identityOf(db, id, caller.scope);
   if (!who) throw new NotFound(O.notFound);
-  const [uploads, registered, paid, offences, results, mayPrint] = await Promise.all([
+  const [{ uploads, photo }, registered, paid, offences, results, mayPrint] = await Promise.all([
     uploadsOf(db, id, who.courseHeaderCode),
     registrationsOf(db, id),
     paymentsOf(db, id),
@@ -150,7 +152,7 @@ export async function candidateDossier(
   return {
     id: who.id,
     candidate_index: who.candidateIndex,
-    photo: uploads.find((upload) => upload.field === 'photo')?.key ?? null,
+    photo,
     identity: {
       title: who.title,
       first_name: who.firstName,

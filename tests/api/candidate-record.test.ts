@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { resultCells, type CandidateDossier } from '../../contract/candidateDossier';
 import type { PrintedDocument } from '../../contract/documents';
@@ -16,6 +17,7 @@ import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { boardToday } from '../../server/boardDate';
 import { candidateDossier } from '../../server/candidates/dossier';
+import { PRINT_PHOTO_FIELD } from '../../server/candidates/uploads';
 import type { Database } from '../../server/db/client';
 import { demoSignIns, fetchRaw, schoolIdOf, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
@@ -121,7 +123,8 @@ async function expectAsStored(record: CandidateDossier, inForce: Map<number, boo
     const own = { A4: 'fn_image_upload', B5: 'nd_certificate_upload' }[who.course_header as string];
     expect(upload.required, upload.field).toBe(upload.field === 'photo' || upload.field === own);
   }
-  expect(record.photo).toBe(keys.get('photo') ?? null);
+  // The page shows the small print photo when one is made, else the original.
+  expect(record.photo).toBe(keys.get(PRINT_PHOTO_FIELD) ?? keys.get('photo') ?? null);
 
   const registered = await rows<{ code: string; reg_status: string }>(sql`
     select d.code, r.reg_status from registrations r join diets d on d.id = r.diet_id
@@ -213,14 +216,43 @@ describe("a candidate's record, read by the board", () => {
     }
   });
 
-  it('names a photo the reader may open', async () => {
-    const [{ id }] = await rows<{ id: number }>(
-      sql`select min(candidate_id) as id from files where field = 'photo'`,
-    );
-    const record = await dossierOf(id);
+  it('shows the small print photo, which the reader may open, kept privately and asked about again', async () => {
+    const [stored] = await rows<{ id: number; print_key: string; print_size: number }>(sql`
+      select o.candidate_id as id, p.key as print_key, p.size as print_size
+      from files o join files p on p.candidate_id = o.candidate_id and p.field = ${PRINT_PHOTO_FIELD}
+      where o.field = 'photo' order by o.candidate_id limit 1`);
+    expect(stored).toBeDefined();
+    const record = await dossierOf(stored.id);
+    expect(record.photo).toBe(stored.print_key);
+    // The original stays among the uploads, for whoever wants it.
+    expect(record.documents.uploads.find((upload) => upload.field === 'photo')?.key).not.toBe(record.photo);
     const photo = await fetchRaw(t, `/files/${record.photo}`, { Authorization: `Bearer ${tokens.admin}` });
     expect(photo.status).toBe(200);
-    expect(photo.headers.get('content-type')).toMatch(/^image\//);
+    expect(photo.headers.get('content-type')).toBe('image/jpeg');
+    expect(photo.headers.get('cache-control')).toBe('private, no-cache');
+    const bytes = photo.bytes;
+    expect(bytes.byteLength).toBe(stored.print_size);
+    // The print photo: a JPEG of at most 240×300 (the demo's generated originals are tiny already, so
+    // its size is no test of which it is; a real upload's original is up to 2 MB).
+    const shape = await sharp(bytes).metadata();
+    expect(shape.format).toBe('jpeg');
+    expect(shape.width).toBeLessThanOrEqual(240);
+    expect(shape.height).toBeLessThanOrEqual(300);
+  });
+
+  it('falls back to the original photo while its print photo is still to be made', async () => {
+    // The last print photo set aside under another field for the moment, as if not made yet.
+    const [print] = await rows<{ id: number; candidate_id: number }>(sql`
+      update files set field = 'set_aside' where id = (select max(id) from files where field = ${PRINT_PHOTO_FIELD})
+      returning id, candidate_id`);
+    try {
+      const [original] = await rows<{ key: string }>(
+        sql`select key from files where candidate_id = ${print.candidate_id} and field = 'photo'`,
+      );
+      expect((await dossierOf(print.candidate_id)).photo).toBe(original.key);
+    } finally {
+      await db().execute(sql`update files set field = ${PRINT_PHOTO_FIELD} where id = ${print.id}`);
+    }
   });
 
   it('reads each section in one query at most', async () => {
