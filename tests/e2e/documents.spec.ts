@@ -76,6 +76,17 @@ test('the board admin previews a school’s indexed candidates list, downloads i
   await preview.emulateMedia({ media: 'print' });
   await expect(preview.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(preview.getByRole('button', { name: 'Download PDF' })).toBeHidden();
+  // On a phone the list scrolls sideways in its own frame, a named region the keyboard reaches and scrolls.
+  await preview.emulateMedia({ media: 'screen' });
+  await preview.setViewportSize({ width: 390, height: 844 });
+  const frame = preview.getByRole('region', { name: 'Table (scrolls sideways)' });
+  await expect(frame).toBeVisible();
+  expect(await preview.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await preview.getByRole('button', { name: 'Download PDF' }).focus();
+  await preview.keyboard.press('Tab');
+  await expect(frame).toBeFocused();
+  await preview.keyboard.press('ArrowRight');
+  await expect.poll(() => frame.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
   await preview.close();
 
   // Download PDF: a real PDF, fetched with the session's token.
