@@ -119,6 +119,8 @@ test('a missing required parameter is said before printing, and the board’s sw
   // The print page asked without its parameters says the server's sentence, with the way back.
   await page.goto('/print-document/practical-marksheet');
   await expect(page.getByRole('alert')).toContainText(/Choose the/);
+  // Nothing to print: no Print button for the browser to print the error with.
+  await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Back to Print Documents' }).click();
   await expect(page).toHaveURL(/\/print-document\?document=practical-marksheet$/);
 
