@@ -242,3 +242,28 @@ test('/verify takes a code by hand, and says plainly when the board never issued
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
 });
+
+test('a payment receipt fits a phone with its columns apart, and its code verifies, each fact said once', async ({
+  browser,
+  page,
+}) => {
+  await signIn(page, 'school1@example.org');
+  await page.goto('/payments/histories');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('link', { name: 'Receipt', exact: true }).first().click();
+  const receipt = page.getByRole('article', { name: /^Receipt RCT\// });
+  await expect(receipt).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // An index number and the name beside it do not run together.
+  const firstRow = receipt.getByRole('row').nth(1);
+  const index = (await firstRow.getByRole('link').boundingBox())!;
+  const name = (await firstRow.getByRole('cell').nth(1).boundingBox())!;
+  expect(name.x - (index.x + index.width)).toBeGreaterThanOrEqual(4);
+
+  const code = (await receipt.getByTestId('verification-code').textContent())!.trim();
+  const { phone, close } = await verifyAsStranger(browser, page, code);
+  await expect(phone.getByTestId('verification-status')).toHaveText(/Genuine/);
+  await expect(phone.getByRole('heading', { name: 'Payment receipt' })).toBeVisible();
+  await expect(phone.getByText('Training school', { exact: true })).toHaveCount(1);
+  await close();
+});
