@@ -267,3 +267,23 @@ test('a payment receipt fits a phone with its columns apart, and its code verifi
   await expect(phone.getByText('Training school', { exact: true })).toHaveCount(1);
   await close();
 });
+
+test('print pages with charts fit a 390 px phone (a chart’s numbers, kept for screen readers, widen nothing)', async ({
+  page,
+  request,
+}) => {
+  const admin = await apiSignIn(request, 'admin@example.org');
+  const { options } = await catalogueOf(request, admin, 'admin');
+  const diet = options.diets.find((d) => d.current) ?? options.diets[0];
+  await signIn(page, 'admin@example.org');
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const address of [
+    '/print-document/course-index-stats',
+    `/print-document/course-reg-stats?diet=${diet.code}`,
+  ]) {
+    await page.goto(address);
+    await expect(page.getByTestId('chart').first()).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, address).toBeLessThanOrEqual(390);
+  }
+});
