@@ -356,6 +356,19 @@ export interface VerifiedDocument {
 }
 
 /** The spec's and the pages' sentences for documents and verification. */
+/**
+ * How a chart's values are written, on screen and on paper alike: one decimal for every bar when any
+ * bar has a fraction (so '66.0' stands beside '64.4', not '66'), none when all are whole numbers.
+ */
+export function chartValueFormat(bars: { value: number }[]): (value: number) => string {
+  const digits = bars.some((bar) => !Number.isInteger(bar.value)) ? 1 : 0;
+  const format = new Intl.NumberFormat('en-GB', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return (value) => format.format(value);
+}
+
 export const DOCUMENT_MESSAGES = {
   unknownDocument: 'There is no such document.',
   notForSchools: 'The board does not let training schools print this document.',
