@@ -44,7 +44,10 @@ export function secretKey(db: Database, name: string): Promise<Buffer> {
   let key = named.get(name);
   if (!key) {
     key = (async () => {
-      await db.insert(serverSecrets).values({ name, value: randomSecret(32) }).onConflictDoNothing();
+      await db
+        .insert(serverSecrets)
+        .values({ name, value: randomSecret(32) })
+        .onConflictDoNothing();
       const [row] = await db
         .select({ value: serverSecrets.value })
         .from(serverSecrets)
