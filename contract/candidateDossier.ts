@@ -1,7 +1,7 @@
 import type { RegStatus, UploadField } from './candidates';
 import { PRINT_DOCUMENT_PREFIX, type PrintDocumentEnding } from './navigation';
-import type { PaymentStatus } from './payments';
-import type { ResultOutcome } from './scores';
+import type { FeeKind, PaymentStatus } from './payments';
+import { RESULT_OUTCOME_LABELS, type ResultOutcome } from './scores';
 
 /**
  * A candidate's record page (issue 25, item 6): everything the board holds about one candidate, read in
@@ -13,7 +13,11 @@ import type { ResultOutcome } from './scores';
 export interface CandidateDossier {
   id: number;
   candidate_index: string;
-  /** The stored photo's file key (served at /files/<key>), or null when none is stored. */
+  /**
+   * The photo to show, as a file key (served at /files/<key>): the small print photo (a JPEG of at most
+   * 240×300) when one is made, else the uploaded original; null when no photo is stored. The original
+   * stays in `documents.uploads`.
+   */
   photo: string | null;
   identity: {
     title: string | null;
@@ -75,7 +79,7 @@ export interface DossierRegistration {
 
 export interface DossierPayment {
   reference: string;
-  fee: { title: string; diet: string };
+  fee: { title: string; kind: FeeKind; diet: string };
   /** The candidate's share of the payment, and the whole payment, in kobo. */
   amount_kobo: number;
   payment_kobo: number;
@@ -118,6 +122,23 @@ export type DossierResult =
       course_header: string;
       withdrawn_at: string;
     };
+
+/**
+ * A result's course header, marks, grade and outcome in words, as the record page and the printed
+ * record (candidate-info) both show them: a withdrawn publication's marks blank, its outcome `withdrawn`.
+ */
+export function resultCells(row: DossierResult, withdrawn = 'Withdrawn'): string[] {
+  return row.status === 'withdrawn'
+    ? [row.course_header, '', '', '', '', withdrawn]
+    : [
+        row.course_header,
+        row.exam_mark,
+        row.in_course_mark,
+        row.final_mark,
+        row.grade,
+        RESULT_OUTCOME_LABELS[row.outcome],
+      ];
+}
 
 export interface DossierPrintable {
   ending: PrintDocumentEnding;

@@ -1,6 +1,6 @@
 import type { DocumentCatalogue, DocumentJob, PrintedDocument } from './documents';
 import { documentQueryValidator, schoolPrintingValidator } from './documents.validators';
-import { ADMIN, SCHOOL_ADMIN, download, endpoint, shape } from './endpoint';
+import { ADMIN, PUBLIC, SCHOOL_ADMIN, download, endpoint, shape } from './endpoint';
 import { VERIFY_ENDPOINT } from './verification.endpoint';
 
 /**
@@ -99,22 +99,14 @@ export const DOCUMENT_ENDPOINTS = {
       answer: shape<DocumentJob>(),
     }),
   },
-  jobFile: {
-    admin: endpoint({
-      method: 'GET',
-      path: '/api/admin/document-jobs/:id/file',
-      roles: ADMIN,
-      summary: "A finished job's PDF; answers Range requests, so a broken download resumes",
-      answer: download('application/pdf'),
-    }),
-    school_admin: endpoint({
-      method: 'GET',
-      path: '/api/training-school-admin/document-jobs/:id/file',
-      roles: SCHOOL_ADMIN,
-      summary: "A finished job's PDF; answers Range requests, so a broken download resumes",
-      answer: download('application/pdf'),
-    }),
-  },
+  jobDownload: endpoint({
+    method: 'GET',
+    path: '/api/document-downloads/:id/:token',
+    roles: PUBLIC,
+    summary:
+      "A finished job's PDF through the signed link its job answer gives (for that job and caller only, for a while); answers Range and If-Range, so the browser resumes a broken download",
+    answer: download('application/pdf'),
+  }),
   schoolPrinting: endpoint({
     method: 'POST',
     path: '/api/admin/documents/:ending/schools',

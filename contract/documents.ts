@@ -230,6 +230,13 @@ export interface DocumentCatalogue {
  */
 export const DOCUMENT_INLINE_LIMIT = 5000;
 
+/**
+ * How long a finished job's download link lives (server/documents/downloads.ts): long enough for a
+ * phone on a slow link to fetch tens of MB and resume it after a break; the page asks for a fresh one
+ * while it stays open (machines/documentJob.machine.ts).
+ */
+export const DOCUMENT_DOWNLOAD_MINUTES = 120;
+
 export const DOCUMENT_JOB_STATES = ['queued', 'building', 'ready', 'failed'] as const;
 type DocumentJobState = (typeof DOCUMENT_JOB_STATES)[number];
 
@@ -246,6 +253,11 @@ export interface DocumentJob {
   createdAt: string;
   /** Why it failed, in words. */
   message: string | null;
+  /**
+   * Once ready, a link to its PDF for this caller that the browser downloads by itself (and resumes),
+   * without the bearer token: signed, for this job and caller only, until `expiresAt`.
+   */
+  download: { url: string; expiresAt: string } | null;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -356,6 +368,19 @@ export interface VerifiedDocument {
 }
 
 /** The spec's and the pages' sentences for documents and verification. */
+/**
+ * How a chart's values are written, on screen and on paper alike: one decimal for every bar when any
+ * bar has a fraction (so '66.0' stands beside '64.4', not '66'), none when all are whole numbers.
+ */
+export function chartValueFormat(bars: { value: number }[]): (value: number) => string {
+  const digits = bars.some((bar) => !Number.isInteger(bar.value)) ? 1 : 0;
+  const format = new Intl.NumberFormat('en-GB', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return (value) => format.format(value);
+}
+
 export const DOCUMENT_MESSAGES = {
   unknownDocument: 'There is no such document.',
   notForSchools: 'The board does not let training schools print this document.',
@@ -376,6 +401,8 @@ export const DOCUMENT_MESSAGES = {
   jobNotFound: 'There is no such PDF job.',
   jobNotReady: 'This PDF is not ready yet: wait until its progress reaches the end.',
   jobFailed: 'The PDF could not be built. Try again, and tell the board if it fails again.',
+  downloadInvalid: 'This download link is not valid. Download the PDF again from Print Documents.',
+  downloadExpired: 'This download link has expired. Download the PDF again from Print Documents.',
   codeUnknown: 'This code was not issued by the board. Check it against the paper, letter by letter.',
   genuine: 'Genuine: this document was printed by the board’s portal and nothing on it has changed since.',
   changed: 'Printed by the board’s portal, but something on it has changed since it was printed.',

@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { DocumentJob } from '../contract/documents';
+import { DOCUMENT_DOWNLOAD_MINUTES, type DocumentJob } from '../contract/documents';
 import type { ApiFailure } from '../contract/envelope';
 import { asFailure } from './failure';
 import { missingPromise } from './missing';
@@ -8,13 +8,19 @@ import { missingPromise } from './missing';
  * One document's PDF, as Print Documents downloads it. Up to the inline limit the server streams it at
  * once (`downloading`); a larger one it refuses with 413, and the board may then have it built on the
  * job queue: the job is started, asked after a delay how far it has got, and so on until it is ready
- * (its file downloaded on request, as often as wanted) or has failed (built again on request). A lost
+ * or has failed (built again on request). A ready job's answer carries a signed link to its file, which
+ * the page shows as a plain link: the browser downloads it by itself, and resumes it when the link
+ * breaks (no script holds the file). The link lives DOCUMENT_DOWNLOAD_MINUTES; while the page stays
+ * open, the job is read again every LINK_REFRESH_MS for a fresh one, so a link clicked has at least
+ * three quarters of its time left to be resumed in (a lost read keeps the link it had). A lost
  * answer while polling is a failure the user may retry: the job goes on on the server meanwhile, so a
  * retry asks after the same job rather than starting another. The page only renders this machine; a
  * new choice of document or parameters is a new machine.
  */
 
 export const JOB_POLL_MS = 2_000;
+/** How often a ready job is read again for a fresh download link: a quarter of the link's life. */
+export const LINK_REFRESH_MS = (DOCUMENT_DOWNLOAD_MINUTES * 60_000) / 4;
 
 /** Which document, chosen by which query (the chooser's values, empty ones left out). */
 export interface DocumentJobInput {
@@ -68,11 +74,10 @@ export const documentJobMachine = setup({
     downloadPdf: missingPromise<void, DocumentJobInput>('documentJob', 'downloadPdf'),
     startJob: missingPromise<DocumentJob, DocumentJobInput>('documentJob', 'startJob'),
     loadJob: missingPromise<DocumentJob, { id: number }>('documentJob', 'loadJob'),
-    /** Downloads a finished job's file. */
-    downloadJobFile: missingPromise<void, { id: number; ending: string }>('documentJob', 'downloadJobFile'),
   },
   delays: {
     poll: JOB_POLL_MS,
+    linkRefresh: LINK_REFRESH_MS,
   },
   guards: {
     tooLarge: ({ event }) => asFailure((event as unknown as { error?: unknown }).error).status === TOO_LARGE,
@@ -160,18 +165,24 @@ export const documentJobMachine = setup({
         ],
       },
     },
+    // The file is downloaded by the browser through the job's link (the view's <a download>).
     ready: {
       tags: ['ready'],
-      on: { 'pdf.download': { target: 'fetchingFile', actions: 'clearFailure' } },
+      after: { linkRefresh: 'refreshing' },
     },
-    fetchingFile: {
-      tags: ['busy', 'ready'],
+    // Read again for a fresh link; a lost answer keeps the link it had (tried again after the delay).
+    refreshing: {
+      tags: ['ready'],
       invoke: {
-        id: 'downloadJobFile',
-        src: 'downloadJobFile',
-        input: ({ context }) => ({ id: context.job!.id, ending: context.ending }),
-        onDone: { target: 'ready' },
-        onError: { target: 'ready', actions: assign({ failure: ({ event }) => asFailure(event.error) }) },
+        id: 'refreshJob',
+        src: 'loadJob',
+        input: ({ context }) => ({ id: context.job!.id }),
+        onDone: [
+          { guard: { type: 'jobIs', params: { state: 'ready' } }, target: 'ready', actions: describe },
+          { guard: { type: 'jobIs', params: { state: 'failed' } }, target: 'failed', actions: describe },
+          { target: 'waiting', actions: describe },
+        ],
+        onError: { target: 'ready' },
       },
     },
   },

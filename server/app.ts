@@ -5,7 +5,7 @@ import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
 import { cachePolicy } from './http/cache';
-import { authorise, provide, requestLog } from './http/middleware';
+import { authorise, loggedPath, provide, requestLog } from './http/middleware';
 import { DomainError } from './errors';
 import { describeError, type Logger } from './log';
 import { refuse } from './http/respond';
@@ -88,7 +88,11 @@ export const answerError =
   (log: Logger): ErrorHandler<AppEnv> =>
   (error, c) => {
     if (error instanceof DomainError) return c.json(error.body(), error.status);
-    log.error('request.failed', { id: c.get('requestId'), path: c.req.path, ...describeError(error) });
+    log.error('request.failed', {
+      id: c.get('requestId'),
+      path: loggedPath(c.req.path),
+      ...describeError(error),
+    });
     return c.json({ success: false, message: SERVER_FAILURE }, 500);
   };
 

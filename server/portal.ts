@@ -16,6 +16,7 @@ import { startJobs, type Jobs, type JobsOptions } from './jobs/queue';
 import { providerHealthRecorder } from './payments/health';
 import { createPaymentProvider, type PaymentProvider, type ProviderTransport } from './payments/provider';
 import { sandboxRoutes } from './payments/sandbox';
+import { someoneLacksPrintPhoto } from './candidates/printPhotos';
 
 export interface Portal {
   url: string;
@@ -114,8 +115,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     );
     // The first upkeep soon after the start (one, however many processes start at once).
     await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
-    // Print photos for photos uploaded before they were made at upload (server/candidates/printPhotos.ts).
-    await jobs.send('print-photos', {}, { singletonKey: 'print-photos' });
+    // Print photos for photos uploaded before they were made at upload (server/candidates/printPhotos.ts),
+    // queued only when one lacks its print photo: a start costs one indexed query, not a job. Two
+    // processes starting at once queue one ('short' policy, one singletonKey).
+    if (await someoneLacksPrintPhoto(database.db)) {
+      await jobs.send('print-photos', {}, { singletonKey: 'print-photos' });
+    }
 
     if (!config.paystack) {
       const sandboxApp = sandboxRoutes({ config, database, jobs, clock, payments });

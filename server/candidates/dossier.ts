@@ -1,53 +1,30 @@
 import { alias } from 'drizzle-orm/pg-core';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import {
-  CANDIDATE_OUTCOME_MESSAGES as O,
-  UPLOAD_FIELDS,
-  requiredUploadOf,
-  type UploadField,
-} from '../../contract/candidates';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { CANDIDATE_OUTCOME_MESSAGES as O, UPLOAD_FIELDS, requiredUploadOf } from '../../contract/candidates';
 import {
   CANDIDATE_DOCUMENTS,
   printPageHref,
   type CandidateDossier,
-  type DossierPayment,
   type DossierPrintable,
-  type DossierRegistration,
-  type DossierResult,
   type DossierUpload,
 } from '../../contract/candidateDossier';
 import { DOCUMENTS } from '../../contract/documents';
 import type { PrintDocumentEnding } from '../../contract/navigation';
-import { sanctionTerm } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
-import { formatMark } from '../../contract/scores';
 import type { Database } from '../db/client';
-import {
-  candidates,
-  courseHeaders,
-  diets,
-  examOffences,
-  fees,
-  files,
-  nationalities,
-  paymentItems,
-  payments,
-  publishedResults,
-  registrations,
-  resultPublications,
-  trainingSchools,
-  users,
-} from '../db/schema';
+import { candidates, courseHeaders, diets, files, nationalities, trainingSchools, users } from '../db/schema';
 import { schoolPrintingChoices } from '../documents/permissions';
 import { NotFound } from '../errors';
 import type { ListScope } from '../lists/route';
-import { selectOffenders, toOffenderRow } from '../offenders/service';
+import { offencesOf, paymentsOf, registrationsOf, resultsOf } from './history';
+import { PRINT_PHOTO_FIELD } from './uploads';
 
 /**
  * A candidate's record page (contract/candidateDossier.ts): one query a section. The first reads the
  * candidate within the caller's scope (another school's candidate is not found, as an unknown id, so
  * ids cannot be probed); the others run side by side once it is found, each on an index of its table
- * by candidate (files, registrations, payment items, exam offences, published results).
+ * by candidate (files, registrations, payment items, exam offences, published results). The history's
+ * readers are server/candidates/history.ts, the same the printed record (candidate-info) reads.
  */
 
 /** Whose record it is and who reads it. */
@@ -103,15 +80,19 @@ async function identityOf(db: Database, id: number, scope: ListScope) {
   return row ?? null;
 }
 
-/** Every upload field: stored or missing, and whether the course header requires it. */
-async function uploadsOf(db: Database, id: number, courseHeader: string): Promise<DossierUpload[]> {
+/**
+ * Every upload field: stored or missing, and whether the course header requires it; and the photo the
+ * page shows: the small print photo (server/candidates/printPhoto.ts, a few kilobytes) when one is made,
+ * else the original upload (up to 2 MB; its print photo is still to come from the print photos job).
+ */
+async function uploadsOf(db: Database, id: number, courseHeader: string) {
   const stored = await db
     .select({ field: files.field, key: files.key, contentType: files.contentType })
     .from(files)
-    .where(and(eq(files.candidateId, id), inArray(files.field, [...UPLOAD_FIELDS])));
-  const byField = new Map(stored.map((row) => [row.field as UploadField, row]));
+    .where(and(eq(files.candidateId, id), inArray(files.field, [...UPLOAD_FIELDS, PRINT_PHOTO_FIELD])));
+  const byField = new Map(stored.map((row) => [row.field, row]));
   const own = requiredUploadOf(courseHeader);
-  return UPLOAD_FIELDS.map((field) => {
+  const uploads = UPLOAD_FIELDS.map((field): DossierUpload => {
     const file = byField.get(field);
     return {
       field,
@@ -120,129 +101,8 @@ async function uploadsOf(db: Database, id: number, courseHeader: string): Promis
       required: field === 'photo' || field === own,
     };
   });
-}
-
-async function registrationsOf(db: Database, id: number): Promise<DossierRegistration[]> {
-  const rows = await db
-    .select({
-      code: diets.code,
-      name: diets.name,
-      current: diets.current,
-      regStatus: registrations.regStatus,
-      changedAt: registrations.updatedAt,
-    })
-    .from(registrations)
-    .innerJoin(diets, eq(diets.id, registrations.dietId))
-    .where(eq(registrations.candidateId, id))
-    .orderBy(desc(diets.firstPaperOn), desc(diets.id));
-  return rows.map((row) => ({
-    diet: { code: row.code, name: row.name },
-    reg_status: row.regStatus,
-    current: row.current,
-    changed_at: row.changedAt.toISOString(),
-  }));
-}
-
-async function paymentsOf(db: Database, id: number): Promise<DossierPayment[]> {
-  const rows = await db
-    .select({
-      reference: payments.reference,
-      feeTitle: fees.title,
-      dietCode: diets.code,
-      amountKobo: paymentItems.amountKobo,
-      paymentKobo: payments.amountKobo,
-      status: payments.status,
-      credited: paymentItems.credited,
-      receiptNumber: payments.receiptNumber,
-      paidAt: payments.paidAt,
-      startedAt: payments.createdAt,
-    })
-    .from(paymentItems)
-    .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
-    .innerJoin(fees, eq(fees.id, paymentItems.feeId))
-    .innerJoin(diets, eq(diets.id, fees.dietId))
-    .where(eq(paymentItems.candidateId, id))
-    .orderBy(desc(payments.id));
-  return rows.map((row) => ({
-    reference: row.reference,
-    fee: { title: row.feeTitle, diet: row.dietCode },
-    amount_kobo: row.amountKobo,
-    payment_kobo: row.paymentKobo,
-    status: row.status,
-    credited: row.credited,
-    receipt_number: row.receiptNumber,
-    date: (row.paidAt ?? row.startedAt).toISOString(),
-  }));
-}
-
-async function offencesOf(db: Database, id: number, today: string) {
-  const rows = await selectOffenders(db, today)
-    .where(and(eq(examOffences.candidateId, id), isNull(examOffences.removedAt)))
-    .orderBy(desc(examOffences.id));
-  return rows.map((row) => {
-    const offence = toOffenderRow(row);
-    return {
-      id: offence.id,
-      diet: offence.diet,
-      offence: offence.offence,
-      sanction: offence.sanction,
-      term: sanctionTerm(offence),
-      in_force: offence.active,
-      recorded_at: offence.created_at,
-    };
-  });
-}
-
-/** What was published about the candidate: the rows of each publication, live or withdrawn. */
-async function resultsOf(db: Database, id: number): Promise<DossierResult[]> {
-  const rows = await db
-    .select({
-      dietCode: diets.code,
-      dietName: diets.name,
-      courseHeader: courseHeaders.code,
-      examMark: publishedResults.examMark,
-      inCourseMark: publishedResults.inCourseMark,
-      finalMark: publishedResults.finalMark,
-      grade: publishedResults.grade,
-      outcome: publishedResults.outcome,
-      publishedAt: publishedResults.publishedAt,
-      withdrawnAt: resultPublications.withdrawnAt,
-    })
-    .from(publishedResults)
-    .innerJoin(
-      resultPublications,
-      and(
-        eq(resultPublications.dietId, publishedResults.dietId),
-        eq(resultPublications.courseHeaderId, publishedResults.courseHeaderId),
-      ),
-    )
-    .innerJoin(diets, eq(diets.id, publishedResults.dietId))
-    .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
-    .where(eq(publishedResults.candidateId, id))
-    .orderBy(desc(diets.firstPaperOn), desc(diets.id), asc(courseHeaders.code));
-  return rows.map((row): DossierResult => {
-    const diet = { code: row.dietCode, name: row.dietName };
-    // A withdrawn publication's marks are the board's to correct, not anyone's to read any more.
-    if (row.withdrawnAt) {
-      return {
-        status: 'withdrawn',
-        diet,
-        course_header: row.courseHeader,
-        withdrawn_at: row.withdrawnAt.toISOString(),
-      };
-    }
-    return {
-      status: 'published',
-      diet,
-      course_header: row.courseHeader,
-      exam_mark: formatMark(row.examMark),
-      in_course_mark: formatMark(row.inCourseMark),
-      final_mark: formatMark(row.finalMark),
-      grade: row.grade ?? '',
-      outcome: row.outcome,
-      published_at: row.publishedAt.toISOString(),
-    };
-  });
+  const photo = (byField.get(PRINT_PHOTO_FIELD) ?? byField.get('photo'))?.key ?? null;
+  return { uploads, photo };
 }
 
 /**
@@ -279,7 +139,7 @@ export async function candidateDossier(
 ): Promise<CandidateDossier> {
   const who = await identityOf(db, id, caller.scope);
   if (!who) throw new NotFound(O.notFound);
-  const [uploads, registered, paid, offences, results, mayPrint] = await Promise.all([
+  const [{ uploads, photo }, registered, paid, offences, results, mayPrint] = await Promise.all([
     uploadsOf(db, id, who.courseHeaderCode),
     registrationsOf(db, id),
     paymentsOf(db, id),
@@ -292,7 +152,7 @@ export async function candidateDossier(
   return {
     id: who.id,
     candidate_index: who.candidateIndex,
-    photo: uploads.find((upload) => upload.field === 'photo')?.key ?? null,
+    photo,
     identity: {
       title: who.title,
       first_name: who.firstName,

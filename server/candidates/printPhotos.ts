@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, notExists, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../db/client';
 import { files } from '../db/schema';
 import { newKey, type WithStorage } from '../storage/storage';
 import { printPhotoOf } from './printPhoto';
@@ -8,10 +9,43 @@ import { CANDIDATE_FILE_KIND, PRINT_PHOTO_FIELD, removeFiles } from './uploads';
 /** Photos read and made a round (a few MB in memory at most). */
 const BATCH = 20;
 
+/** A candidate's photo (a `files` row) without its print photo: the anti-join both queries below use. */
+function withoutPrintPhoto(db: Database) {
+  const print = alias(files, 'print');
+  return and(
+    eq(files.field, 'photo'),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(print)
+        .where(and(eq(print.candidateId, files.candidateId), eq(print.field, PRINT_PHOTO_FIELD))),
+    ),
+  );
+}
+
+/**
+ * Whether any candidate's photo lacks its print photo: what the start asks before it queues the job
+ * (server/portal.ts), so that a start queues nothing once every photo has one (the usual case: they are
+ * made at upload). One statement that stops at the first such photo. Written as a scalar subquery, not
+ * NOT EXISTS, on purpose: that stays a per-photo probe of the unique index on candidate and field
+ * whatever the planner's statistics, where the anti-join, planned without statistics (a fresh restore,
+ * a first start), was a nested loop over every pair of files (15 ms on the demo's 320 photos, growing
+ * with the square; 1.4 ms as a probe; docs/decisions.md).
+ */
+export async function someoneLacksPrintPhoto(db: Database): Promise<boolean> {
+  const { rows } = (await db.execute(sql`
+    select 1 from files
+    where field = 'photo'
+      and (select 1 from files print
+           where print.candidate_id = files.candidate_id and print.field = ${PRINT_PHOTO_FIELD}) is null
+    limit 1`)) as unknown as { rows: unknown[] };
+  return rows.length > 0;
+}
+
 /**
  * The print photos of photos stored without one: uploaded before print photos were made at upload, or
- * whose print photo could not be made then. Run by the 'print-photos' job (soon after every start, and
- * nightly). Safe run twice, at once on two processes, and after a crash: a print photo is recorded by
+ * whose print photo could not be made then. Run by the 'print-photos' job (soon after a start that finds
+ * one, and nightly). Safe run twice, at once on two processes, and after a crash: a print photo is recorded by
  * an insert that is its own check (the unique index on candidate and field; `on conflict do nothing`)
  * and only while the photo it was made from is still the candidate's; the loser's stored file is
  * removed again (or, if the process dies first, by the storage sweep: it has no row). A photo that
@@ -22,7 +56,6 @@ export async function makeMissingPrintPhotos({
   storage,
   log,
 }: WithStorage): Promise<{ made: number; failed: number }> {
-  const print = alias(files, 'print');
   let after = 0;
   let made = 0;
   let failed = 0;
@@ -30,18 +63,7 @@ export async function makeMissingPrintPhotos({
     const photos = await db
       .select({ candidateId: files.candidateId, key: files.key })
       .from(files)
-      .where(
-        and(
-          eq(files.field, 'photo'),
-          gt(files.candidateId, after),
-          notExists(
-            db
-              .select({ one: sql`1` })
-              .from(print)
-              .where(and(eq(print.candidateId, files.candidateId), eq(print.field, PRINT_PHOTO_FIELD))),
-          ),
-        ),
-      )
+      .where(and(withoutPrintPhoto(db), gt(files.candidateId, after)))
       .orderBy(asc(files.candidateId))
       .limit(BATCH);
     if (!photos.length) break;

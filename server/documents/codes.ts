@@ -31,30 +31,36 @@ interface CodeParts {
 }
 
 /**
- * The signing key of one database, read (or made, the first time ever) once per process. Called with
- * the portal's database, never a transaction (whose key, made and rolled back, would stay cached).
+ * A signing key of one database, by its name in server_secrets, read (or made, the first time ever) once
+ * per process. Called with the portal's database, never a transaction (whose key, made and rolled back,
+ * would stay cached). Each purpose has its own key (single-purpose: a tag made for one never checks as
+ * another's): 'document_codes' here, 'document_downloads' for a job's download links (./downloads.ts).
  */
-const keys = new WeakMap<Database, Promise<Buffer>>();
+const keys = new WeakMap<Database, Map<string, Promise<Buffer>>>();
 
-export function codeKey(db: Database): Promise<Buffer> {
-  let key = keys.get(db);
+export function secretKey(db: Database, name: string): Promise<Buffer> {
+  let named = keys.get(db);
+  if (!named) keys.set(db, (named = new Map()));
+  let key = named.get(name);
   if (!key) {
     key = (async () => {
       await db
         .insert(serverSecrets)
-        .values({ name: SECRET_NAME, value: randomSecret(32) })
+        .values({ name, value: randomSecret(32) })
         .onConflictDoNothing();
       const [row] = await db
         .select({ value: serverSecrets.value })
         .from(serverSecrets)
-        .where(eq(serverSecrets.name, SECRET_NAME));
+        .where(eq(serverSecrets.name, name));
       return Buffer.from(row.value, 'base64url');
     })();
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
+    key.catch(() => named.delete(name));
+    named.set(name, key);
   }
   return key;
 }
+
+export const codeKey = (db: Database): Promise<Buffer> => secretKey(db, SECRET_NAME);
 
 function varint(value: number): number[] {
   const bytes: number[] = [];

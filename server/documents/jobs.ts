@@ -14,6 +14,8 @@ import type { Jobs } from '../jobs/handle';
 import type { Logger } from '../log';
 import { randomSecret } from '../secrets';
 import { newKey, type Storage, type WithStorage } from '../storage/storage';
+import { isRole } from '../../contract/roles';
+import { downloadLink } from './downloads';
 import { drawPdf } from './pdf';
 import { startPrinting, type PrintRequest } from './print';
 
@@ -22,7 +24,8 @@ import { startPrinting, type PrintRequest } from './print';
  * query and counts (server/routes/documentFiles.ts), then `queueDocumentJob` records the job and sends
  * 'document-pdf'; the worker (`buildDocumentJob`) prints it as its caller, draws it into a temporary
  * file, counting its progress into the row, stores it under the key the row was given, and records the
- * file. Run twice (a retry, a crash, two processes), it rebuilds into the same key: never two files.
+ * file. Run twice (a retry, a crash, two processes), it rebuilds into the same key, never two files, and
+ * reprints into the same print (document_jobs.print_id), never a second, unfinished one.
  * The caller's own jobs only: a board admin's are theirs, a school admin's are their school's.
  */
 
@@ -35,7 +38,7 @@ const PROGRESS_EVERY_MS = 500;
 
 type JobRow = typeof documentJobs.$inferSelect;
 
-const toJob = (row: JobRow): DocumentJob => ({
+const describe = (row: JobRow, download: DocumentJob['download']): DocumentJob => ({
   id: row.id,
   ending: row.ending as PrintDocumentEnding,
   title: row.title,
@@ -45,10 +48,15 @@ const toJob = (row: JobRow): DocumentJob => ({
   bytes: row.bytes,
   createdAt: row.createdAt.toISOString(),
   message: row.message,
+  download,
 });
 
+/** The job as its caller reads it: once ready, with a fresh download link for them. */
+const toJob = async (db: Database, caller: Caller, row: JobRow, now: Date): Promise<DocumentJob> =>
+  describe(row, row.state === 'ready' ? await downloadLink(db, row.id, caller.userId, now) : null);
+
 /** Whose jobs a caller sees. */
-const visibleTo = (caller: Caller): SQL | undefined =>
+const visibleTo = (caller: Pick<Caller, 'role' | 'userId' | 'trainingSchoolId'>): SQL | undefined =>
   caller.role === 'admin'
     ? eq(documentJobs.createdBy, caller.userId)
     : caller.trainingSchoolId === null
@@ -74,10 +82,14 @@ export async function queueDocumentJob(
     .returning();
   if (!jobs) throw new Error('The job queue is not running');
   await jobs.send('document-pdf', { id: row.id });
-  return toJob(row);
+  return describe(row, null);
 }
 
-async function visibleJob(db: Database, caller: Caller, id: number): Promise<JobRow | null> {
+async function visibleJob(
+  db: Database,
+  caller: Parameters<typeof visibleTo>[0],
+  id: number,
+): Promise<JobRow | null> {
   const [row] = await db
     .select()
     .from(documentJobs)
@@ -85,18 +97,32 @@ async function visibleJob(db: Database, caller: Caller, id: number): Promise<Job
   return row ?? null;
 }
 
-export async function readDocumentJob(db: Database, caller: Caller, id: number): Promise<DocumentJob | null> {
-  const row = await visibleJob(db, caller, id);
-  return row ? toJob(row) : null;
-}
-
-/** A ready job's stored PDF: its key, size and name; null when the caller may not see the job. */
-export async function documentJobFile(
+export async function readDocumentJob(
   db: Database,
   caller: Caller,
   id: number,
-): Promise<{ key: string; ending: string; createdAt: Date; ready: boolean } | null> {
+  now: Date,
+): Promise<DocumentJob | null> {
   const row = await visibleJob(db, caller, id);
+  return row ? toJob(db, caller, row, now) : null;
+}
+
+/**
+ * A job's stored PDF for the user a download link was given to: its key and name; null when that user
+ * may no longer see the job (the account closed, moved to another school) or the job is gone. Their
+ * rights are read now, not taken from the link.
+ */
+export async function downloadableJobFile(
+  db: Database,
+  userId: number,
+  id: number,
+): Promise<{ key: string; ending: string; createdAt: Date; ready: boolean } | null> {
+  const [user] = await db
+    .select({ role: users.role, trainingSchoolId: users.trainingSchoolId, active: users.active })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user?.active || !isRole(user.role)) return null;
+  const row = await visibleJob(db, { userId, role: user.role, trainingSchoolId: user.trainingSchoolId }, id);
   if (!row) return null;
   return { key: row.fileKey, ending: row.ending, createdAt: row.createdAt, ready: row.state === 'ready' };
 }
@@ -138,7 +164,18 @@ export async function buildDocumentJob(
 
   const temporary = path.join(os.tmpdir(), `document-job-${id}-${randomSecret(6)}.pdf`);
   try {
-    const printing = await startPrinting(request, job.ending, job.query);
+    // A retry prints into the print the run before recorded: one print a job, however often it runs.
+    const printing = await startPrinting(request, job.ending, job.query, {
+      again: {
+        reuse: job.printId,
+        recorded: (tx, printId) =>
+          tx
+            .update(documentJobs)
+            .set({ printId })
+            .where(eq(documentJobs.id, id))
+            .then(() => undefined),
+      },
+    });
     let written = Date.now();
     let saving: Promise<unknown> = Promise.resolve();
     await drawPdf(printing, {

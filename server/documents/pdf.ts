@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   BOARD_NAME,
+  chartValueFormat,
   type DocumentCell,
   type Photocard,
   type PrintedDocument,
@@ -570,8 +571,6 @@ function drawFields(
   doc.fillColor('#000000');
 }
 
-const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
-
 /** Horizontal bars, each `value / max` of the bar area long, with its label and value. */
 function drawBars(
   doc: PDFKit.PDFDocument,
@@ -587,6 +586,7 @@ function drawBars(
     line(doc, fits.fit('Nothing to chart.', REGULAR, 8, 8, CONTENT_WIDTH), REGULAR, PAGE.margin, top + 3);
     return;
   }
+  const valueText = chartValueFormat(block.bars);
   for (let item = placement.from; item < placement.to; item++) {
     const bar = block.bars[item];
     const y = top + (item - placement.from) * HEIGHTS.bar;
@@ -602,7 +602,7 @@ function drawBars(
     doc.fillColor('#000000');
     line(
       doc,
-      fits.fit(numberFormat.format(bar.value), BOLD, 7.5, 5.5, valueWidth),
+      fits.fit(valueText(bar.value), BOLD, 7.5, 5.5, valueWidth),
       BOLD,
       barLeft + area + 8,
       y + 3,

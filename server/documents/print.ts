@@ -84,6 +84,13 @@ export async function printerName(db: Database, userId: number): Promise<string>
 interface PrintOptions {
   /** Refuse (413, with this sentence) a document of more rows or cards than `max`, before recording it. */
   refuseOver?: { max: number; message: (count: number) => string };
+  /**
+   * A print run again (a job's retry): `reuse` is the print an earlier run recorded (null the first
+   * time). That row is printed again, as new (its time, heading and facts now, its row facts and
+   * finish cleared), and audited once only, when first recorded; `recorded` is told the print's id in
+   * the transaction that records it, so the caller keeps it with its own row, all or nothing.
+   */
+  again?: { reuse: number | null; recorded(tx: Database, id: number): Promise<void> };
 }
 
 export async function startPrinting(
@@ -107,20 +114,28 @@ export async function startPrinting(
 
   const key = await codeKey(db);
   const printer = userOf(actor);
+  const values = {
+    ending: definition.ending,
+    query: stored,
+    trainingSchoolId: scope.school?.id ?? scope.candidate?.trainingSchoolId ?? null,
+    printedBy: printer,
+    impersonatorId: actor.impersonatorId,
+    printedAt: now,
+    heading: built.heading,
+    facts: Object.entries(built.facts),
+  };
+  const { again } = options;
   const id = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(documentPrints)
-      .values({
-        ending: definition.ending,
-        query: stored,
-        trainingSchoolId: scope.school?.id ?? scope.candidate?.trainingSchoolId ?? null,
-        printedBy: printer,
-        impersonatorId: actor.impersonatorId,
-        printedAt: now,
-        heading: built.heading,
-        facts: Object.entries(built.facts),
-      })
-      .returning({ id: documentPrints.id });
+    if (again?.reuse) {
+      // The same print again: no paper carries an unfinished run's codes (its file was never kept).
+      const [row] = await tx
+        .update(documentPrints)
+        .set({ ...values, rowFacts: [], rowCount: 0, finishedAt: null })
+        .where(eq(documentPrints.id, again.reuse))
+        .returning({ id: documentPrints.id });
+      if (row) return row.id;
+    }
+    const [row] = await tx.insert(documentPrints).values(values).returning({ id: documentPrints.id });
     if (definition.personal) {
       await audit(tx, actor, {
         action: 'document.printed',
@@ -128,6 +143,7 @@ export async function startPrinting(
         after: { ending: definition.ending, query: stored, rows: count },
       });
     }
+    await again?.recorded(tx, row.id);
     return row.id;
   });
   const codeOf = (row: number) => verificationOf(makeCode(key, { printId: id, row }), publicUrl);

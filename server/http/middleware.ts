@@ -32,8 +32,14 @@ export const provide = (deps: Deps) =>
     await next();
   });
 
-/** A path as the log keeps it: the sandbox checkout's access code (what opens a payment) left out. */
-const loggedPath = (path: string) => path.replace(/^(\/sandbox\/paystack\/checkout\/)[^/]+/, '$1…');
+/**
+ * A path as the log keeps it: the sandbox checkout's access code (what opens a payment) and a job's
+ * download link's token (what opens its PDF, server/documents/downloads.ts) left out.
+ */
+export const loggedPath = (path: string) =>
+  path
+    .replace(/^(\/sandbox\/paystack\/checkout\/)[^/]+/, '$1…')
+    .replace(/^(\/api\/document-downloads\/[^/]+\/)[^/]+/, '$1…');
 
 /** One JSON line a request; never the body, never the token. */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {

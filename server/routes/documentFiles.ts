@@ -4,13 +4,14 @@ import { DOCUMENT_ENDPOINTS as E } from '../../contract/documents.endpoints';
 import type { DocumentQuery } from '../../contract/documents.validators';
 import { boardDay } from '../../contract/format';
 import type { PrintDocumentEnding } from '../../contract/navigation';
-import { documentJobFile, queueDocumentJob, readDocumentJob } from '../documents/jobs';
+import { downloadableJobFile, queueDocumentJob, readDocumentJob } from '../documents/jobs';
+import { readDownloadLink } from '../documents/downloads';
 import { drawPdf } from '../documents/pdf';
 import { BUILDERS } from '../documents/builders';
 import { resolveQuery } from '../documents/params';
 import { printRequestOf, startPrinting } from '../documents/print';
 import { NotFound, Refused } from '../errors';
-import { callerOf, dbOf, type AppContext } from '../http/context';
+import { callerOf, dbOf, nowOf, type AppContext } from '../http/context';
 import { idOf } from '../http/params';
 import { rangedDownload } from '../http/ranged';
 import { ok } from '../http/respond';
@@ -72,14 +73,24 @@ async function startJob(c: AppContext, query: DocumentQuery) {
 }
 
 async function readJob(c: AppContext) {
-  const job = await readDocumentJob(dbOf(c), callerOf(c), idOf(c, M.jobNotFound));
+  const job = await readDocumentJob(dbOf(c), callerOf(c), idOf(c, M.jobNotFound), nowOf(c));
   if (!job) throw new NotFound(M.jobNotFound);
   return ok(c, job);
 }
 
-async function jobFile(c: AppContext) {
+/**
+ * A finished job's PDF through its signed link (server/documents/downloads.ts), as the browser's
+ * download manager asks for it: no bearer token, a Range and If-Range when it resumes. A link the
+ * portal did not make for this job names nothing (404), one past its time is gone (410): both before
+ * anything is read; one whose user may no longer see the job is the job's 404.
+ */
+async function jobDownload(c: AppContext) {
   const id = idOf(c, M.jobNotFound);
-  const file = await documentJobFile(dbOf(c), callerOf(c), id);
+  const db = dbOf(c);
+  const link = await readDownloadLink(db, id, c.req.param('token') ?? '', nowOf(c));
+  if (link === 'invalid') throw new NotFound(M.downloadInvalid);
+  if (link === 'expired') throw new Refused(410, M.downloadExpired);
+  const file = await downloadableJobFile(db, link.userId, id);
   if (!file) throw new NotFound(M.jobNotFound);
   if (!file.ready) throw new Refused(409, M.jobNotReady);
   const { storage } = c.get('deps');
@@ -102,6 +113,5 @@ export const documentFileRoutes: Route[] = [
   serve(E.startJob.school_admin, (c) => startJob(c, c.req.valid('query'))),
   serve(E.job.admin, readJob),
   serve(E.job.school_admin, readJob),
-  serve(E.jobFile.admin, jobFile),
-  serve(E.jobFile.school_admin, jobFile),
+  serve(E.jobDownload, jobDownload),
 ];

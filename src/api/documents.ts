@@ -27,7 +27,10 @@ export async function saveSchoolPrinting(input: { id: number | string; value: st
   return { value: allowed ? 'yes' : 'no', message };
 }
 
-/** A document's PDF or a finished job's, fetched with the bearer token (src/api/download.ts). */
+/**
+ * A document's PDF fetched with the bearer token (src/api/download.ts), and its job: started and read.
+ * A finished job's file is no script's: the page links to it (its signed link), and the browser downloads it.
+ */
 export function documentPdfActors(role: Role) {
   return {
     downloadPdf: fromPromise<void, DocumentJobInput>(async ({ input }) => {
@@ -41,8 +44,5 @@ export function documentPdfActors(role: Role) {
     loadJob: fromPromise<DocumentJob, { id: number }>(
       async ({ input }) => (await send(E.job[role], { params: { id: input.id } })).data,
     ),
-    downloadJobFile: fromPromise<void, { id: number; ending: string }>(async ({ input }) => {
-      await downloadFile(fillPath(E.jobFile[role].path, { id: input.id }), `${input.ending}.pdf`);
-    }),
   };
 }

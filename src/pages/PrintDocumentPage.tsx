@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useSearch } from 'wouter';
 import { PRINT_DOCUMENT_ENDINGS } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
@@ -19,6 +19,9 @@ import { NotFound } from './NotFound';
 export default function PrintDocumentPage({ ending }: { ending: string }) {
   const search = useSearch();
   const role = useRole() ?? 'school_admin';
+  // Print is offered once the document is on the page: before, it would print 'Building the document…',
+  // and a document the server refused (a parameter missing, not for schools) has nothing to print.
+  const [shown, setShown] = useState<string | null>(null);
   if (!(PRINT_DOCUMENT_ENDINGS as readonly string[]).includes(ending)) return <NotFound />;
   const query = queryFromSearch(search);
   const queryText = new URLSearchParams(query).toString();
@@ -37,13 +40,19 @@ export default function PrintDocumentPage({ ending }: { ending: string }) {
         >
           Print Documents
         </Link>
-        <Button onClick={() => window.print()}>Print</Button>
+        {shown === `${ending}?${queryText}` && <Button onClick={() => window.print()}>Print</Button>}
         <PdfDownload key={`${ending}?${queryText}`} role={role} ending={ending} query={query} />
       </div>
       <div className="mx-auto max-w-[210mm] bg-white p-4 shadow-sm sm:my-4 sm:p-[12mm] print:m-0 print:max-w-none print:p-0 print:shadow-none">
         <LoadBoundary after={back}>
           <Suspense fallback={<p className="text-slate-600">Building the document…</p>}>
-            <LoadedDocument role={role} ending={ending} query={query} printAtOnce={printAtOnce} />
+            <LoadedDocument
+              role={role}
+              ending={ending}
+              query={query}
+              printAtOnce={printAtOnce}
+              onShown={() => setShown(`${ending}?${queryText}`)}
+            />
           </Suspense>
         </LoadBoundary>
       </div>
@@ -56,14 +65,17 @@ function LoadedDocument({
   ending,
   query,
   printAtOnce,
+  onShown,
 }: {
   role: Role;
   ending: string;
   query: Record<string, string>;
   printAtOnce: boolean;
+  onShown: () => void;
 }) {
   const key = `document:${role}:${ending}?${new URLSearchParams(query)}`;
   const printed = useResource(key, () => loadPrintedDocument(role, ending, query));
+  useEffect(onShown, [onShown, key]);
   return (
     <>
       <PrintedDocumentView document={printed} />

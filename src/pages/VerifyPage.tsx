@@ -52,6 +52,10 @@ function Answer({ code }: { code: string }) {
 
 function Verified({ verified, code }: { verified: VerifiedDocument; code: string }) {
   const genuine = verified.status === 'genuine';
+  // A fact the paper's heading already says (a receipt's training school) is said once.
+  const certifiedBesides = verified.certified.filter(
+    (fact) => !verified.heading.some((line) => line.label === fact.label && line.value === fact.value),
+  );
   return (
     <div className="mt-6 space-y-5">
       <section
@@ -80,7 +84,7 @@ function Verified({ verified, code }: { verified: VerifiedDocument; code: string
           {verified.title}
         </h2>
         <dl className="mt-2 space-y-2">
-          {[...verified.heading, ...verified.certified].map((line, i) => (
+          {[...verified.heading, ...certifiedBesides].map((line, i) => (
             <div key={i}>
               <dt className="text-sm text-slate-600">{line.label}</dt>
               <dd className="break-words font-medium">{line.value}</dd>

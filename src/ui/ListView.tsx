@@ -1,10 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useRef, type FormEvent, type ReactNode } from 'react';
 import { sortDirectionLabel, type ListDefinition, type SortDirection } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Alert, Button } from './controls';
 import { Pagination } from './Pagination';
+import { useScrollEdges } from './scrollEdges';
 import type { ListRef } from './StatusToggle';
 
 /**
@@ -110,36 +111,6 @@ export function ListView<Row>({
 
 /** What a change of page, filter or order asks while a row holds unsaved work. */
 const UNSAVED_QUESTION = 'You have unsaved changes on this page. Leave them?';
-
-/** Whether a box scrolls sideways, and whether there is more to its left and to its right. */
-function useScrollEdges(ref: RefObject<HTMLElement | null>) {
-  const [edges, setEdges] = useState({ scrolls: false, start: false, end: false });
-  useEffect(() => {
-    const box = ref.current;
-    if (!box) return;
-    const measure = () => {
-      const scrolls = box.scrollWidth > box.clientWidth + 1;
-      const next = {
-        scrolls,
-        start: scrolls && box.scrollLeft > 1,
-        end: scrolls && box.scrollLeft + box.clientWidth < box.scrollWidth - 1,
-      };
-      setEdges((was) =>
-        was.scrolls === next.scrolls && was.start === next.start && was.end === next.end ? was : next,
-      );
-    };
-    measure();
-    box.addEventListener('scroll', measure, { passive: true });
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    observer?.observe(box);
-    if (box.firstElementChild) observer?.observe(box.firstElementChild);
-    return () => {
-      box.removeEventListener('scroll', measure);
-      observer?.disconnect();
-    };
-  }, [ref]);
-  return edges;
-}
 
 /**
  * A list's table: its column heads, a line when nothing matches, then the rows. On a narrow screen a

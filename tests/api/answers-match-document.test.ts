@@ -260,11 +260,9 @@ const CANNOT: Record<string, string> = {
     'the demo holds no bulk indexing job (one is an uploaded zip, tests/api/bulk-indexing.test.ts)',
   '/api/admin/document-jobs/{id}':
     'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
-  '/api/admin/document-jobs/{id}/file':
-    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
+  '/api/document-downloads/{id}/{token}':
+    "the demo holds no PDF job, and a job's link is signed for it (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)",
   '/api/training-school-admin/document-jobs/{id}':
-    'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
-  '/api/training-school-admin/document-jobs/{id}/file':
     'the demo holds no PDF job (one is a PDF past 5,000 rows or cards, tests/api/documents-pdf-routes.test.ts)',
 };
 

@@ -1,15 +1,23 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CandidateDossier } from '../../contract/candidateDossier';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { resultCells, type CandidateDossier } from '../../contract/candidateDossier';
+import type { PrintedDocument } from '../../contract/documents';
+import { DOCUMENT_ENDPOINTS } from '../../contract/documents.endpoints';
+import { fillPath } from '../../contract/endpoint';
+import { formatDateTime } from '../../contract/format';
+import { FEE_KIND_LABELS, formatNaira, PAYMENT_STATUS_LABELS } from '../../contract/payments';
 import { CANDIDATE_OUTCOME_MESSAGES as O, UPLOAD_FIELDS } from '../../contract/candidates';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
 import { OFFENDERS_LIST } from '../../contract/lists';
+import { OFFENDER_ENDPOINTS } from '../../contract/offenders.endpoints';
 import type { OffenderRow } from '../../contract/offenders';
 import type { Role } from '../../contract/roles';
 import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { boardToday } from '../../server/boardDate';
 import { candidateDossier } from '../../server/candidates/dossier';
+import { PRINT_PHOTO_FIELD } from '../../server/candidates/uploads';
 import type { Database } from '../../server/db/client';
 import { demoSignIns, fetchRaw, schoolIdOf, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
@@ -115,7 +123,8 @@ async function expectAsStored(record: CandidateDossier, inForce: Map<number, boo
     const own = { A4: 'fn_image_upload', B5: 'nd_certificate_upload' }[who.course_header as string];
     expect(upload.required, upload.field).toBe(upload.field === 'photo' || upload.field === own);
   }
-  expect(record.photo).toBe(keys.get('photo') ?? null);
+  // The page shows the small print photo when one is made, else the original.
+  expect(record.photo).toBe(keys.get(PRINT_PHOTO_FIELD) ?? keys.get('photo') ?? null);
 
   const registered = await rows<{ code: string; reg_status: string }>(sql`
     select d.code, r.reg_status from registrations r join diets d on d.id = r.diet_id
@@ -207,14 +216,43 @@ describe("a candidate's record, read by the board", () => {
     }
   });
 
-  it('names a photo the reader may open', async () => {
-    const [{ id }] = await rows<{ id: number }>(
-      sql`select min(candidate_id) as id from files where field = 'photo'`,
-    );
-    const record = await dossierOf(id);
+  it('shows the small print photo, which the reader may open, kept privately and asked about again', async () => {
+    const [stored] = await rows<{ id: number; print_key: string; print_size: number }>(sql`
+      select o.candidate_id as id, p.key as print_key, p.size as print_size
+      from files o join files p on p.candidate_id = o.candidate_id and p.field = ${PRINT_PHOTO_FIELD}
+      where o.field = 'photo' order by o.candidate_id limit 1`);
+    expect(stored).toBeDefined();
+    const record = await dossierOf(stored.id);
+    expect(record.photo).toBe(stored.print_key);
+    // The original stays among the uploads, for whoever wants it.
+    expect(record.documents.uploads.find((upload) => upload.field === 'photo')?.key).not.toBe(record.photo);
     const photo = await fetchRaw(t, `/files/${record.photo}`, { Authorization: `Bearer ${tokens.admin}` });
     expect(photo.status).toBe(200);
-    expect(photo.headers.get('content-type')).toMatch(/^image\//);
+    expect(photo.headers.get('content-type')).toBe('image/jpeg');
+    expect(photo.headers.get('cache-control')).toBe('private, no-cache');
+    const bytes = photo.bytes;
+    expect(bytes.byteLength).toBe(stored.print_size);
+    // The print photo: a JPEG of at most 240×300 (the demo's generated originals are tiny already, so
+    // its size is no test of which it is; a real upload's original is up to 2 MB).
+    const shape = await sharp(bytes).metadata();
+    expect(shape.format).toBe('jpeg');
+    expect(shape.width).toBeLessThanOrEqual(240);
+    expect(shape.height).toBeLessThanOrEqual(300);
+  });
+
+  it('falls back to the original photo while its print photo is still to be made', async () => {
+    // The last print photo set aside under another field for the moment, as if not made yet.
+    const [print] = await rows<{ id: number; candidate_id: number }>(sql`
+      update files set field = 'set_aside' where id = (select max(id) from files where field = ${PRINT_PHOTO_FIELD})
+      returning id, candidate_id`);
+    try {
+      const [original] = await rows<{ key: string }>(
+        sql`select key from files where candidate_id = ${print.candidate_id} and field = 'photo'`,
+      );
+      expect((await dossierOf(print.candidate_id)).photo).toBe(original.key);
+    } finally {
+      await db().execute(sql`update files set field = ${PRINT_PHOTO_FIELD} where id = ${print.id}`);
+    }
   });
 
   it('reads each section in one query at most', async () => {
@@ -249,6 +287,119 @@ function countingQueries(database: Database) {
   };
   return counted;
 }
+
+describe('the record page and the printed record', () => {
+  it('show the same payments, offences and results, diet by diet, for a candidate who has all three', async () => {
+    // The demo's few offenders (server/demo/listed.ts) have no payment and result both; when none has,
+    // the board records an offence over its own endpoint against one who has paid and has results.
+    const [chosen] = await rows<{ id: number }>(sql`
+      select c.id from candidates c
+      where exists (select 1 from payment_items i where i.candidate_id = c.id)
+        and exists (select 1 from published_results p where p.candidate_id = c.id)
+      order by exists (select 1 from exam_offences o where o.candidate_id = c.id and o.removed_at is null) desc,
+        c.id
+      limit 1`);
+    expect(chosen).toBeDefined();
+    let recorded: number | null = null;
+    const before = await dossierOf(chosen.id);
+    if (!before.offences.length) {
+      const answer = await t.request('POST', OFFENDER_ENDPOINTS.record.path, {
+        token: tokens.admin,
+        json: {
+          candidate_index: before.candidate_index,
+          diet: before.results[0].diet.code,
+          offence: 'Collusion with another candidate',
+          sanction: 'Result of the paper cancelled',
+          sanction_from: boardToday(),
+        },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      recorded = (answer.body.data as OffenderRow).id;
+    }
+    onTestFinished(async () => {
+      if (recorded === null) return;
+      const removed = await t.request('POST', fillPath(OFFENDER_ENDPOINTS.remove.path, { id: recorded }), {
+        token: tokens.admin,
+      });
+      expect(removed.status).toBe(200);
+    });
+    const record = await dossierOf(chosen.id);
+    expect(record.payments.length * record.offences.length * record.results.length).toBeGreaterThan(0);
+
+    const path = fillPath(DOCUMENT_ENDPOINTS.print.admin.path, { ending: 'candidate-info' });
+    const printed = await t.request(
+      'GET',
+      `${path}?${new URLSearchParams({ candidate: record.candidate_index })}`,
+      {
+        token: tokens.admin,
+      },
+    );
+    expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+    const paper = printed.body.data as PrintedDocument;
+    /** The rows of each of the paper's tables whose title starts with `prefix`, by the diet ending it. */
+    const tables = (prefix: string) =>
+      Object.fromEntries(
+        paper.blocks.flatMap((block) =>
+          block.kind === 'table' && block.title?.startsWith(prefix)
+            ? [[block.title.slice(prefix.length), block.rows]]
+            : [],
+        ),
+      );
+    /** The page's rows grouped by diet, oldest row first as the paper lists them. */
+    const byDiet = <T>(
+      items: T[],
+      dietOf: (item: T) => string,
+      cells: (item: T) => string[],
+      reverse: boolean,
+    ) => {
+      const grouped: Record<string, string[][]> = {};
+      for (const item of reverse ? items.toReversed() : items)
+        (grouped[dietOf(item)] ??= []).push(cells(item));
+      return grouped;
+    };
+
+    expect(tables('Payments, ')).toEqual(
+      byDiet(
+        record.payments,
+        (row) => row.fee.diet,
+        (row) => [
+          `${row.fee.title} (${FEE_KIND_LABELS[row.fee.kind]})`,
+          row.reference,
+          formatNaira(row.amount_kobo),
+          formatDateTime(row.date),
+          PAYMENT_STATUS_LABELS[row.status],
+        ],
+        true,
+      ),
+    );
+    expect(tables('Offences at ')).toEqual(
+      byDiet(
+        record.offences,
+        (row) => row.diet.code,
+        (row) => [row.offence, row.sanction, row.term],
+        true,
+      ),
+    );
+    expect(tables('Results, ')).toEqual(
+      byDiet(
+        record.results,
+        (row) => row.diet.code,
+        (row) => resultCells(row),
+        false,
+      ),
+    );
+    // And each diet the page registers the candidate for, the paper says so.
+    for (const row of record.registrations) {
+      const fields = paper.blocks.find(
+        (block) => block.kind === 'fields' && block.title === `${row.diet.name} (${row.diet.code})`,
+      );
+      expect(fields?.kind === 'fields' && fields.fields[0]).toEqual({
+        label: 'Registration',
+        value: row.reg_status === 'registered' ? 'Registered' : 'Unregistered',
+      });
+    }
+  });
+});
 
 describe("a school admin's reading", () => {
   const firstOf = async (school: string) => {

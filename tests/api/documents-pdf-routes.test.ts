@@ -1,10 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_INLINE_LIMIT, DOCUMENT_MESSAGES as M, type DocumentJob } from '../../contract/documents';
+import {
+  DOCUMENT_DOWNLOAD_MINUTES,
+  DOCUMENT_INLINE_LIMIT,
+  DOCUMENT_MESSAGES as M,
+  type DocumentJob,
+} from '../../contract/documents';
 import { DOCUMENT_ENDPOINTS as E } from '../../contract/documents.endpoints';
 import { fillPath } from '../../contract/endpoint';
 import { issueToken } from '../../server/auth/tokens';
 import { candidates, documentJobs, files } from '../../server/db/schema';
+import { downloadLink } from '../../server/documents/downloads';
 import { PAGE, HEAD } from '../../server/documents/pdfLayout';
 import { schoolIdOf, until, userIdOf } from './fixtures';
 import { decodeQr, pdfPages } from './pdfs';
@@ -14,15 +20,27 @@ import { startTestPortal, type TestPortal } from './portal';
  * The PDF routes over real HTTP on the living demo (issue 25): a list streamed as a PDF with its head,
  * pages and QR code, the code checked at /api/verify ('genuine', then 'changed' once a name on it
  * changes); beyond DOCUMENT_INLINE_LIMIT a 413 that says to build it as a job; the job built on the
- * queue with its progress, its file downloaded in two parts (Range, If-Range) and whole; and nobody
- * else's job readable: not another school's, not another board admin's.
+ * queue with its progress, its file downloaded through the job's signed link (no bearer token, as a
+ * browser's download manager asks) in two parts (Range, If-Range) and whole; the link refused when
+ * tampered with, another user's, another job's or expired, and never in a log line; and nobody else's
+ * job readable: not another school's, not another board admin's.
  */
 
 let t: TestPortal;
 const tokens: Record<string, string> = {};
+/** Every log line the portal writes (request lines on): no download link's token may be among them. */
+const lines: string[] = [];
+const log = {
+  info: (event: string, fields?: Record<string, unknown>) => lines.push(JSON.stringify({ event, ...fields })),
+  error: (event: string, fields?: Record<string, unknown>) =>
+    lines.push(JSON.stringify({ event, ...fields })),
+};
 
 beforeAll(async () => {
-  t = await startTestPortal({}, { livingDemo: true, jobs: { pollingIntervalSeconds: 0.5, schedule: false } });
+  t = await startTestPortal(
+    { QUIET: '0' },
+    { livingDemo: true, log, jobs: { pollingIntervalSeconds: 0.5, schedule: false } },
+  );
   for (const email of [
     'admin@example.org',
     'marker1@example.org',
@@ -36,9 +54,11 @@ afterAll(() => t?.close());
 
 const db = () => t.portal.database.db;
 
-/** A GET with the caller's token, its body as bytes. */
-async function fetchBytes(path: string, token: string, headers: Record<string, string> = {}) {
-  const response = await fetch(t.url + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
+/** A GET, with the caller's token if given (a download link is opened without one), its body as bytes. */
+async function fetchBytes(path: string, token: string | null, headers: Record<string, string> = {}) {
+  const response = await fetch(t.url + path, {
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
   return {
     status: response.status,
     headers: response.headers,
@@ -103,6 +123,7 @@ describe('a PDF streamed as the caller waits', () => {
 
 describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
   let jobId: number;
+  let downloadUrl: string;
 
   beforeAll(async () => {
     // A school with more candidates than a PDF is streamed for: written straight to the database.
@@ -150,11 +171,24 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
       60_000,
     );
     expect(ready).toMatchObject({ state: 'ready', done: job.total, total: job.total, message: null });
-    for (const read of seen) expect(read.done).toBeLessThanOrEqual(read.total);
+    for (const read of seen) {
+      expect(read.done).toBeLessThanOrEqual(read.total);
+      // A link only once there is a file.
+      expect(read.download === null).toBe(read.state !== 'ready');
+    }
 
-    const filePath = fillPath(E.jobFile.admin.path, { id: jobId });
-    const whole = await fetchBytes(filePath, tokens['admin@example.org']);
+    // The job's link, opened as the browser's download manager opens it: no bearer token.
+    expect(ready.download!.url).toMatch(new RegExp(`^/api/document-downloads/${jobId}/[\\w.-]+$`));
+    const expiresIn = Date.parse(ready.download!.expiresAt) - Date.now();
+    expect(expiresIn).toBeGreaterThan((DOCUMENT_DOWNLOAD_MINUTES - 1) * 60_000);
+    expect(expiresIn).toBeLessThanOrEqual(DOCUMENT_DOWNLOAD_MINUTES * 60_000);
+    downloadUrl = ready.download!.url;
+    const filePath = downloadUrl;
+    const whole = await fetchBytes(filePath, null);
     expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="indexed-candidate-list-\d{4}-\d{2}-\d{2}\.pdf"$/,
+    );
     expect(whole.headers.get('accept-ranges')).toBe('bytes');
     expect(whole.headers.get('content-type')).toBe('application/pdf');
     expect(Number(whole.headers.get('content-length'))).toBe(whole.bytes.byteLength);
@@ -163,10 +197,10 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
     expect(etag).toBeTruthy();
 
     // The download breaks after the first 100,000 bytes and resumes where it stopped.
-    const first = await fetchBytes(filePath, tokens['admin@example.org'], { range: 'bytes=0-99999' });
+    const first = await fetchBytes(filePath, null, { range: 'bytes=0-99999' });
     expect(first.status).toBe(206);
     expect(first.headers.get('content-range')).toBe(`bytes 0-99999/${whole.bytes.byteLength}`);
-    const rest = await fetchBytes(filePath, tokens['admin@example.org'], {
+    const rest = await fetchBytes(filePath, null, {
       range: 'bytes=100000-',
       'if-range': etag,
     });
@@ -176,16 +210,26 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
     joined.set(rest.bytes, first.bytes.byteLength);
     expect(Buffer.from(joined).equals(Buffer.from(whole.bytes))).toBe(true);
     // Another file's tag: the whole file, not a part of a different one.
-    const changed = await fetchBytes(filePath, tokens['admin@example.org'], {
+    const changed = await fetchBytes(filePath, null, {
       range: 'bytes=100000-',
       'if-range': '"other"',
     });
     expect(changed.status).toBe(200);
     expect(changed.bytes.byteLength).toBe(whole.bytes.byteLength);
-    const past = await fetchBytes(filePath, tokens['admin@example.org'], {
+    const past = await fetchBytes(filePath, null, {
       range: `bytes=${whole.bytes.byteLength}-`,
     });
     expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${whole.bytes.byteLength}`);
+    // A fresh read of the job gives a fresh link to the same file, bytes for bytes.
+    const again = await t.request('GET', fillPath(E.job.admin.path, { id: jobId }), {
+      token: tokens['admin@example.org'],
+    });
+    const second = await fetchBytes((again.body.data as DocumentJob).download!.url, null, {
+      range: 'bytes=100000-',
+      'if-range': etag,
+    });
+    expect(Buffer.from(second.bytes).equals(Buffer.from(rest.bytes))).toBe(true);
 
     const pages = pdfPages(whole.bytes);
     expect(pages[0]).toContain(`Page 1 of ${pages.length}`);
@@ -207,9 +251,65 @@ describe(`beyond ${DOCUMENT_INLINE_LIMIT} rows: a job`, () => {
       });
       expect(read.status).toBe(404);
       expect(read.body.message).toBe(M.jobNotFound);
-      const file = await fetchBytes(fillPath(E.jobFile[role].path, { id: jobId }), tokens[email]);
+      // Even a link the portal signed for them names a job they may not see.
+      const signed = await downloadLink(db(), jobId, await userIdOf(t, email), new Date());
+      const file = await fetchBytes(signed.url, null);
       expect(file.status).toBe(404);
     }
+  });
+
+  it('a link is refused when it is tampered with, another user’s, another job’s, or past its time', async () => {
+    const [, , , id, token] = downloadUrl.split('/');
+    const [user, expires, tag] = token.split('.');
+    const refusedWith = async (path: string, status: number, message: string) => {
+      const response = await t.request('GET', path);
+      expect(response.status, path).toBe(status);
+      expect(response.body.message, path).toBe(message);
+      expect(response.headers.get('content-type'), path).toMatch(/application\/json/);
+    };
+    const at = (jobPart: string | number, tokenPart: string) =>
+      fillPath(E.jobDownload.path, { id: jobPart, token: tokenPart });
+    const otherTag = `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}`;
+    const marker = await userIdOf(t, 'marker1@example.org');
+    const school1 = await userIdOf(t, 'school1@example.org');
+    // The tag changed, the user changed (another board admin), the expiry moved later.
+    await refusedWith(at(id, `${user}.${expires}.${otherTag}`), 404, M.downloadInvalid);
+    await refusedWith(at(id, `${marker}.${expires}.${tag}`), 404, M.downloadInvalid);
+    await refusedWith(at(id, `${user}.${Number(expires) + 3600}.${tag}`), 404, M.downloadInvalid);
+    // This job's token on another job's path: one of school1's, and one that does not exist.
+    const schoolJob = await t.request(
+      'POST',
+      fillPath(E.startJob.school_admin.path, { ending: 'indexed-candidate-list' }),
+      { token: tokens['school1@example.org'] },
+    );
+    await refusedWith(at((schoolJob.body.data as DocumentJob).id, token), 404, M.downloadInvalid);
+    await refusedWith(at(Number(id) + 1000, token), 404, M.downloadInvalid);
+    // school1's user id with this tag: still another user's.
+    await refusedWith(at(id, `${school1}.${expires}.${tag}`), 404, M.downloadInvalid);
+    // Not a token at all, and no id.
+    await refusedWith(at(id, 'x'), 404, M.downloadInvalid);
+    await refusedWith(at('x', token), 404, M.jobNotFound);
+    // Signed by the portal, but expired a second ago.
+    const expired = await downloadLink(
+      db(),
+      Number(id),
+      Number(user),
+      new Date(Date.now() - DOCUMENT_DOWNLOAD_MINUTES * 60_000 - 1000),
+    );
+    await refusedWith(expired.url, 410, M.downloadExpired);
+    // Still good as given.
+    expect((await fetchBytes(downloadUrl, null, { range: 'bytes=0-9' })).bytes).toHaveLength(10);
+  });
+
+  it('no log line holds a link’s token, however the request ended', () => {
+    const token = downloadUrl.split('/').pop()!;
+    const [, , tag] = token.split('.');
+    const downloads = lines.filter((line) => line.includes('/api/document-downloads/'));
+    expect(downloads.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line).not.toContain(tag);
+    expect(downloads.some((line) => line.includes('"status":206'))).toBe(true);
+    expect(downloads.some((line) => line.includes('"status":404'))).toBe(true);
+    expect(downloads.some((line) => line.includes('"status":410'))).toBe(true);
   });
 });
 

@@ -18,10 +18,12 @@ const SECTIONS = [
   'Print',
 ];
 
-/** The record page as shown: every section headed, the photo loaded, nothing wider than the screen. */
+/** The record page as shown: its heading focused, every section headed, the photo loaded. */
 async function expectRecord(page: Page, candidateIndex: string) {
   await expect(page).toHaveURL(/\/candidate\/record\/\d+$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The link it was opened from went with the list: the keyboard's focus is on the candidate's name.
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   await expect(page.getByText(candidateIndex, { exact: true }).first()).toBeVisible();
   for (const name of SECTIONS) {
     await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();

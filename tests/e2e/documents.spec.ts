@@ -76,6 +76,17 @@ test('the board admin previews a school’s indexed candidates list, downloads i
   await preview.emulateMedia({ media: 'print' });
   await expect(preview.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(preview.getByRole('button', { name: 'Download PDF' })).toBeHidden();
+  // On a phone the list scrolls sideways in its own frame, a named region the keyboard reaches and scrolls.
+  await preview.emulateMedia({ media: 'screen' });
+  await preview.setViewportSize({ width: 390, height: 844 });
+  const frame = preview.getByRole('region', { name: 'Table (scrolls sideways)' });
+  await expect(frame).toBeVisible();
+  expect(await preview.evaluate(() => window.document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await preview.getByRole('button', { name: 'Download PDF' }).focus();
+  await preview.keyboard.press('Tab');
+  await expect(frame).toBeFocused();
+  await preview.keyboard.press('ArrowRight');
+  await expect.poll(() => frame.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
   await preview.close();
 
   // Download PDF: a real PDF, fetched with the session's token.
@@ -108,6 +119,8 @@ test('a missing required parameter is said before printing, and the board’s sw
   // The print page asked without its parameters says the server's sentence, with the way back.
   await page.goto('/print-document/practical-marksheet');
   await expect(page.getByRole('alert')).toContainText(/Choose the/);
+  // Nothing to print: no Print button for the browser to print the error with.
+  await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Back to Print Documents' }).click();
   await expect(page).toHaveURL(/\/print-document\?document=practical-marksheet$/);
 
@@ -228,4 +241,49 @@ test('/verify takes a code by hand, and says plainly when the board never issued
   );
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
+});
+
+test('a payment receipt fits a phone with its columns apart, and its code verifies, each fact said once', async ({
+  browser,
+  page,
+}) => {
+  await signIn(page, 'school1@example.org');
+  await page.goto('/payments/histories');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('link', { name: 'Receipt', exact: true }).first().click();
+  const receipt = page.getByRole('article', { name: /^Receipt RCT\// });
+  await expect(receipt).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // An index number and the name beside it do not run together.
+  const firstRow = receipt.getByRole('row').nth(1);
+  const index = (await firstRow.getByRole('link').boundingBox())!;
+  const name = (await firstRow.getByRole('cell').nth(1).boundingBox())!;
+  expect(name.x - (index.x + index.width)).toBeGreaterThanOrEqual(4);
+
+  const code = (await receipt.getByTestId('verification-code').textContent())!.trim();
+  const { phone, close } = await verifyAsStranger(browser, page, code);
+  await expect(phone.getByTestId('verification-status')).toHaveText(/Genuine/);
+  await expect(phone.getByRole('heading', { name: 'Payment receipt' })).toBeVisible();
+  await expect(phone.getByText('Training school', { exact: true })).toHaveCount(1);
+  await close();
+});
+
+test('print pages with charts fit a 390 px phone (a chart’s numbers, kept for screen readers, widen nothing)', async ({
+  page,
+  request,
+}) => {
+  const admin = await apiSignIn(request, 'admin@example.org');
+  const { options } = await catalogueOf(request, admin, 'admin');
+  const diet = options.diets.find((d) => d.current) ?? options.diets[0];
+  await signIn(page, 'admin@example.org');
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const address of [
+    '/print-document/course-index-stats',
+    `/print-document/course-reg-stats?diet=${diet.code}`,
+  ]) {
+    await page.goto(address);
+    await expect(page.getByTestId('chart').first()).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, address).toBeLessThanOrEqual(390);
+  }
 });

@@ -3,6 +3,7 @@ import type { DocumentJob } from '../../contract/documents';
 import type { ApiFailure } from '../../contract/envelope';
 import {
   JOB_POLL_MS,
+  LINK_REFRESH_MS,
   documentJobMachine,
   type DocumentJobEvent,
   type DocumentJobInput,
@@ -21,11 +22,18 @@ const job = (state: DocumentJob['state'], done: number, message: string | null =
   bytes: state === 'ready' ? 48_000_000 : null,
   createdAt: '2026-11-26T11:00:00.000Z',
   message,
+  download:
+    state === 'ready'
+      ? { url: `/api/document-downloads/7/3.1795700000.${link}`, expiresAt: '2026-11-26T13:00:00.000Z' }
+      : null,
 });
+let link = 'a'.repeat(22);
 
 const queued = job('queued', 0);
 const building = job('building', 2500);
 const ready = job('ready', 6000);
+link = 'b'.repeat(22);
+const refreshed = job('ready', 6000);
 const failedJob = job('failed', 1200, 'The PDF could not be written.');
 
 const tooLarge: ApiFailure = {
@@ -45,28 +53,38 @@ function check(replayed: ReplayStep<typeof documentJobMachine>) {
   const { step, snapshot, calls, timers, now } = replayed;
   const where = `after ${step.event.type} in ${JSON.stringify(snapshot.value)}`;
   const pending = calls.filter((call) => call.status === 'pending');
-  const requesting = (['downloading', 'starting', 'polling', 'fetchingFile'] as const).some((s) =>
+  const requesting = (['downloading', 'starting', 'polling', 'refreshing'] as const).some((s) =>
     snapshot.matches(s),
   );
   expect(pending.length, where).toBe(requesting ? 1 : 0);
   // Each request is about this document and this query, or this job.
   if (snapshot.matches('downloading') || snapshot.matches('starting'))
     expect(pending[0].input, where).toEqual(input);
-  if (snapshot.matches('polling')) expect(pending[0].input, where).toEqual({ id: 7 });
-  if (snapshot.matches('fetchingFile'))
-    expect(pending[0].input, where).toEqual({ id: 7, ending: 'photocard' });
-  // Asked again only after the poll's delay, and only while the job is being built.
-  expect(timers.length, where).toBe(snapshot.matches('waiting') ? 1 : 0);
+  if (snapshot.matches('polling') || snapshot.matches('refreshing'))
+    expect(pending[0].input, where).toEqual({ id: 7 });
+  // Asked again only after the poll's delay while the job is being built; once ready, read again for a
+  // fresh link well before the one shown expires.
+  expect(timers.length, where).toBe(snapshot.matches('waiting') || snapshot.matches('ready') ? 1 : 0);
   if (snapshot.matches('waiting')) expect(timers[0].due - now, where).toBe(JOB_POLL_MS);
+  if (snapshot.matches('ready')) expect(timers[0].due - now, where).toBe(LINK_REFRESH_MS);
+  expect(LINK_REFRESH_MS * 4).toBeLessThanOrEqual(2 * 3600_000);
+  // Ready, the page shows the server's latest link to the file, which the browser downloads itself.
+  if (snapshot.hasTag('ready')) expect(snapshot.context.job?.download?.url, where).toMatch(/^\/api\//);
+  // A lost refresh keeps the link it had.
+  if (step.event.type.startsWith('xstate.error.actor.refreshJob')) {
+    expect(snapshot.matches('ready'), where).toBe(true);
+    expect(snapshot.context.failure, where).toBeNull();
+  }
   // The progress shown is the server's last word on the job.
   if (
     step.event.type.startsWith('xstate.done.actor.startJob') ||
-    step.event.type.startsWith('xstate.done.actor.loadJob')
+    step.event.type.startsWith('xstate.done.actor.loadJob') ||
+    step.event.type.startsWith('xstate.done.actor.refreshJob')
   ) {
     expect(snapshot.context.job, where).toEqual(outputOf(step.event));
   }
   // A failure is said, in the server's words or the job's.
-  if (step.event.type.startsWith('xstate.error.actor.')) {
+  if (step.event.type.startsWith('xstate.error.actor.') && !step.event.type.includes('refreshJob')) {
     expect(snapshot.context.failure, where).toEqual(errorOf(step.event));
   }
   if (snapshot.matches('failed') && snapshot.context.job?.state === 'failed') {
@@ -84,7 +102,7 @@ function check(replayed: ReplayStep<typeof documentJobMachine>) {
     expect(snapshot.context.failure, where).toBeNull();
   }
   expect(snapshot.hasTag('busy'), where).toBe(
-    (['downloading', 'starting', 'fetchingFile'] as const).some((s) => snapshot.matches(s)),
+    (['downloading', 'starting'] as const).some((s) => snapshot.matches(s)),
   );
 }
 
@@ -95,13 +113,13 @@ const model = createPathModel(documentJobMachine, {
     downloadPdf: [undefined],
     startJob: [queued, ready, failedJob],
     loadJob: [building, ready, failedJob],
-    downloadJobFile: [undefined],
+    refreshJob: [refreshed, building, failedJob],
   },
   errors: {
     downloadPdf: [tooLarge, offline],
     startJob: [offline],
     loadJob: [offline],
-    downloadJobFile: [offline],
+    refreshJob: [offline],
   },
   check,
 });
@@ -118,7 +136,7 @@ describe('document job machine: model-based paths', () => {
       '#documentJob.polling',
       '#documentJob.failed',
       '#documentJob.ready',
-      '#documentJob.fetchingFile',
+      '#documentJob.refreshing',
     ]);
   });
 

@@ -107,6 +107,11 @@ export const documentJobs = pgTable(
     done: integer('done').notNull().default(0),
     total: integer('total').notNull().default(0),
     fileKey: text('file_key').notNull(),
+    /**
+     * The print the job records (document_prints), set with it in one transaction: a retry reprints
+     * into the same row, so a job leaves one print however often it runs (server/documents/jobs.ts).
+     */
+    printId: integer('print_id').references(() => documentPrints.id),
     bytes: integer('bytes'),
     message: text('message'),
     createdAt: createdAt(),

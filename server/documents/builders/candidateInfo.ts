@@ -1,22 +1,12 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { resultCells } from '../../../contract/candidateDossier';
 import type { DocumentCell } from '../../../contract/documents';
 import { formatDateTime } from '../../../contract/format';
-import { sanctionTerm } from '../../../contract/offenders';
 import { FEE_KIND_LABELS, formatNaira, PAYMENT_STATUS_LABELS } from '../../../contract/payments';
-import { RESULT_OUTCOME_LABELS, formatMark } from '../../../contract/scores';
+import { boardToday } from '../../boardDate';
+import { offencesOf, paymentsOf, registrationsOf, resultsOf } from '../../candidates/history';
 import type { Database } from '../../db/client';
-import {
-  courseHeaders,
-  diets,
-  examOffences,
-  fees,
-  paymentItems,
-  payments,
-  publishedResults,
-  registrations,
-  resits,
-  resultPublications,
-} from '../../db/schema';
+import { diets, resits } from '../../db/schema';
 import { activeSanction } from '../../sanctions';
 import type { BuiltBlock, DocumentBuilder } from '../builder';
 import { headingOf } from '../common';
@@ -28,101 +18,48 @@ import { identityBlocks, identityFacts, plainRows, recordOf } from './candidateR
  * they were registered or barred, what was paid for them, the offences recorded and their sanctions,
  * and their results as published (a withdrawn publication shows as withdrawn; results never published
  * are not shown), so the board can answer a candidate's or an employer's question from one paper.
+ * Registrations, payments, offences and results are read by the record page's own readers
+ * (server/candidates/history.ts), so the page and the paper show the same rows.
  */
 
-/** A candidate's rows of each kind, each with its diet. */
+/** A candidate's rows of each kind, each with its diet's code, and those diets oldest first. */
 async function historyOf(db: Database, candidateId: number) {
   const [registered, resitEntries, paid, offences, published] = await Promise.all([
+    registrationsOf(db, candidateId),
     db
-      .select({ dietId: registrations.dietId, status: registrations.regStatus })
-      .from(registrations)
-      .where(eq(registrations.candidateId, candidateId)),
-    db
-      .select({ dietId: resits.dietId, papers: resits.papers })
+      .select({ diet: diets.code, papers: resits.papers })
       .from(resits)
+      .innerJoin(diets, eq(diets.id, resits.dietId))
       .where(and(eq(resits.candidateId, candidateId), isNull(resits.removedAt))),
-    db
-      .select({
-        dietId: fees.dietId,
-        fee: fees.title,
-        kind: fees.kind,
-        reference: payments.reference,
-        amountKobo: paymentItems.amountKobo,
-        status: payments.status,
-        paidAt: payments.paidAt,
-        createdAt: payments.createdAt,
-      })
-      .from(paymentItems)
-      .innerJoin(payments, eq(payments.id, paymentItems.paymentId))
-      .innerJoin(fees, eq(fees.id, paymentItems.feeId))
-      .where(eq(paymentItems.candidateId, candidateId))
-      .orderBy(asc(payments.createdAt), asc(payments.id)),
-    // A removed offence was recorded in error (docs/decisions.md), so it is not the candidate's history.
-    db
-      .select({
-        dietId: examOffences.dietId,
-        offence: examOffences.offence,
-        sanction: examOffences.sanction,
-        sanction_diets: examOffences.sanctionDiets,
-        sanction_from: examOffences.sanctionFrom,
-        sanction_until: examOffences.sanctionUntil,
-        dietName: diets.name,
-      })
-      .from(examOffences)
-      .innerJoin(diets, eq(diets.id, examOffences.dietId))
-      .where(and(eq(examOffences.candidateId, candidateId), isNull(examOffences.removedAt)))
-      .orderBy(asc(examOffences.id)),
-    db
-      .select({
-        dietId: publishedResults.dietId,
-        courseHeader: courseHeaders.code,
-        examMark: publishedResults.examMark,
-        inCourseMark: publishedResults.inCourseMark,
-        finalMark: publishedResults.finalMark,
-        grade: publishedResults.grade,
-        outcome: publishedResults.outcome,
-        withdrawnAt: resultPublications.withdrawnAt,
-      })
-      .from(publishedResults)
-      .innerJoin(
-        resultPublications,
-        and(
-          eq(resultPublications.dietId, publishedResults.dietId),
-          eq(resultPublications.courseHeaderId, publishedResults.courseHeaderId),
-        ),
-      )
-      .innerJoin(courseHeaders, eq(courseHeaders.id, publishedResults.courseHeaderId))
-      .where(eq(publishedResults.candidateId, candidateId))
-      .orderBy(asc(courseHeaders.code)),
+    paymentsOf(db, candidateId),
+    // Whether a sanction is in force today is not printed (the sheet says what covers each diet).
+    offencesOf(db, candidateId, boardToday()),
+    resultsOf(db, candidateId),
   ]);
-  const dietIds = [
-    ...new Set([...registered, ...resitEntries, ...paid, ...offences, ...published].map((row) => row.dietId)),
-  ];
-  const dietRows = dietIds.length
+  const codes = new Set([
+    ...registered.map((row) => row.diet.code),
+    ...resitEntries.map((row) => row.diet),
+    ...paid.map((row) => row.fee.diet),
+    ...offences.map((row) => row.diet.code),
+    ...published.map((row) => row.diet.code),
+  ]);
+  const dietRows = codes.size
     ? await db
         .select({ id: diets.id, code: diets.code, name: diets.name })
         .from(diets)
-        .where(inArray(diets.id, dietIds))
+        .where(inArray(diets.code, [...codes]))
         .orderBy(asc(diets.firstPaperOn))
     : [];
-  return { dietRows, registered, resitEntries, paid, offences, published };
+  // The readers give the newest first, as the page shows them; the paper lists each diet's oldest first.
+  return {
+    dietRows,
+    registered,
+    resitEntries,
+    paid: paid.toReversed(),
+    offences: offences.toReversed(),
+    published,
+  };
 }
-
-type History = Awaited<ReturnType<typeof historyOf>>;
-type PublishedRow = History['published'][number];
-
-/** A published result as the sheet prints it: withdrawn when the board withdrew its publication. */
-const resultCells = (row: PublishedRow): string[] =>
-  row.withdrawnAt
-    ? [row.courseHeader, '', '', '', '', 'Withdrawn']
-    : [
-        row.courseHeader,
-        formatMark(row.examMark),
-        formatMark(row.inCourseMark),
-        formatMark(row.finalMark),
-        row.grade ?? '',
-        RESULT_OUTCOME_LABELS[row.outcome],
-      ];
 
 const REGISTRATION_WORDS = { registered: 'Registered', unregistered: 'Unregistered' } as const;
 
@@ -143,10 +80,10 @@ export const candidateInfoBuilder: DocumentBuilder = {
     }
     for (const diet of history.dietRows) {
       const title = `${diet.name} (${diet.code})`;
-      const registration = history.registered.find((row) => row.dietId === diet.id);
-      const resit = history.resitEntries.find((row) => row.dietId === diet.id);
+      const registration = history.registered.find((row) => row.diet.code === diet.code);
+      const resit = history.resitEntries.find((row) => row.diet === diet.code);
       const barring = await activeSanction(db, candidateId, diet.id);
-      const registrationText = registration ? REGISTRATION_WORDS[registration.status] : 'Not registered';
+      const registrationText = registration ? REGISTRATION_WORDS[registration.reg_status] : 'Not registered';
       const sanctionText = barring ? `Barred: ${barring.offence}` : 'None';
       blocks.push({
         kind: 'fields',
@@ -160,7 +97,7 @@ export const candidateInfoBuilder: DocumentBuilder = {
       facts[`Registration, ${diet.code}`] = registrationText;
       facts[`Sanction, ${diet.code}`] = sanctionText;
 
-      const paid = history.paid.filter((row) => row.dietId === diet.id);
+      const paid = history.paid.filter((row) => row.fee.diet === diet.code);
       if (paid.length) {
         blocks.push({
           kind: 'table',
@@ -174,17 +111,17 @@ export const candidateInfoBuilder: DocumentBuilder = {
           ],
           rows: plainRows(
             paid.map((row): DocumentCell[] => [
-              `${row.fee} (${FEE_KIND_LABELS[row.kind]})`,
+              `${row.fee.title} (${FEE_KIND_LABELS[row.fee.kind]})`,
               row.reference,
-              formatNaira(row.amountKobo),
-              formatDateTime(row.paidAt ?? row.createdAt),
+              formatNaira(row.amount_kobo),
+              formatDateTime(row.date),
               PAYMENT_STATUS_LABELS[row.status],
             ]),
           ),
         });
       }
 
-      const offences = history.offences.filter((row) => row.dietId === diet.id);
+      const offences = history.offences.filter((row) => row.diet.code === diet.code);
       if (offences.length) {
         blocks.push({
           kind: 'table',
@@ -194,17 +131,11 @@ export const candidateInfoBuilder: DocumentBuilder = {
             { label: 'Sanction', width: 2 },
             { label: 'Runs', width: 1.5 },
           ],
-          rows: plainRows(
-            offences.map((row) => [
-              row.offence,
-              row.sanction,
-              sanctionTerm({ ...row, diet: { name: row.dietName } }),
-            ]),
-          ),
+          rows: plainRows(offences.map((row) => [row.offence, row.sanction, row.term])),
         });
       }
 
-      const published = history.published.filter((row) => row.dietId === diet.id);
+      const published = history.published.filter((row) => row.diet.code === diet.code);
       if (published.length) {
         blocks.push({
           kind: 'table',
@@ -217,11 +148,11 @@ export const candidateInfoBuilder: DocumentBuilder = {
             { label: 'Grade' },
             { label: 'Outcome' },
           ],
-          rows: plainRows(published.map(resultCells)),
+          rows: plainRows(published.map((row) => resultCells(row))),
         });
         for (const row of published) {
           const cells = resultCells(row);
-          facts[`Result, ${diet.code} ${row.courseHeader}`] = cells[5] + (cells[4] ? ` (${cells[4]})` : '');
+          facts[`Result, ${diet.code} ${row.course_header}`] = cells[5] + (cells[4] ? ` (${cells[4]})` : '');
         }
       }
     }

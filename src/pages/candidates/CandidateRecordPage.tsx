@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import type { CandidateDossier } from '../../../contract/candidateDossier';
 import { CANDIDATE_CATEGORIES } from '../../../contract/candidates';
@@ -64,10 +64,21 @@ const labelOf = (choices: readonly { code: string; label: string }[], code: stri
 function Record({ role, id }: { role: Role; id: number }) {
   const dossier = useResource(`candidate-dossier-${role}-${id}`, () => loadCandidateDossier(role, id));
   const name = formatPersonName(dossier.identity);
+  // Opened from a list's or a search's link, which is gone with the list: the keyboard's focus would be
+  // left on the page's body. It goes to the candidate's name instead (where it is not taken already).
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (document.activeElement === document.body || document.activeElement === null) title.current?.focus();
+  }, []);
   return (
     <article aria-labelledby="record-title" className="space-y-6">
       <header>
-        <h1 id="record-title" className="text-2xl font-semibold break-words">
+        <h1
+          id="record-title"
+          ref={title}
+          tabIndex={-1}
+          className="text-2xl font-semibold break-words focus:outline-none focus-visible:outline-2 focus-visible:outline-brand-600"
+        >
           {name}
         </h1>
         <p className="font-mono text-slate-700">{dossier.candidate_index}</p>

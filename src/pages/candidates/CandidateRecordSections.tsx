@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
-import type {
-  CandidateDossier,
-  DossierOffence,
-  DossierPayment,
-  DossierRegistration,
-  DossierResult,
+import {
+  resultCells,
+  type CandidateDossier,
+  type DossierOffence,
+  type DossierPayment,
+  type DossierRegistration,
+  type DossierResult,
 } from '../../../contract/candidateDossier';
 import { UPLOAD_LABELS } from '../../../contract/candidates';
 import { formatDateTime } from '../../../contract/format';
 import { PAYMENT_STATUS_LABELS, formatNaira } from '../../../contract/payments';
-import { RESULT_OUTCOME_LABELS } from '../../../contract/scores';
 import { ListTable } from '../../ui/ListView';
 
 /** The record page's sections (CandidateRecordPage.tsx): each headed, and each saying so when empty. */
@@ -185,26 +185,13 @@ export function ResultsSection({ results }: { results: DossierResult[] }) {
           head={['Diet', 'Course', 'Exam', 'In-course', 'Final', 'Grade', 'Outcome']}
           rows={results.map((row) => ({
             key: `${row.diet.code}-${row.course_header}`,
-            cells:
-              row.status === 'withdrawn'
-                ? [
-                    row.diet.name,
-                    row.course_header,
-                    '',
-                    '',
-                    '',
-                    '',
-                    `Withdrawn on ${formatDateTime(row.withdrawn_at)}`,
-                  ]
-                : [
-                    row.diet.name,
-                    row.course_header,
-                    row.exam_mark,
-                    row.in_course_mark,
-                    row.final_mark,
-                    row.grade,
-                    RESULT_OUTCOME_LABELS[row.outcome],
-                  ],
+            cells: [
+              row.diet.name,
+              ...resultCells(
+                row,
+                row.status === 'withdrawn' ? `Withdrawn on ${formatDateTime(row.withdrawn_at)}` : undefined,
+              ),
+            ],
           }))}
         />
       )}

@@ -1,4 +1,4 @@
-import type { DocumentBlock } from '../../../contract/documents';
+import { chartValueFormat, type DocumentBlock } from '../../../contract/documents';
 
 type ChartData = Extract<DocumentBlock, { kind: 'chart' }>;
 
@@ -6,8 +6,6 @@ const LABEL_WIDTH = 190;
 const BAR_SPACE = 330;
 const VALUE_WIDTH = 60;
 const ROW = 20;
-
-const formatValue = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
 /**
  * A bar chart drawn as SVG, each bar placed from `value / max` as the builder decided; its numbers also
@@ -17,6 +15,7 @@ const formatValue = (value: number) => (Number.isInteger(value) ? String(value) 
 export function ChartBlock({ block }: { block: ChartData }) {
   const width = LABEL_WIDTH + BAR_SPACE + VALUE_WIDTH;
   const height = block.bars.length * ROW + 4;
+  const formatValue = chartValueFormat(block.bars);
   const share = (value: number) => (block.max > 0 ? Math.max(0, Math.min(1, value / block.max)) : 0);
   return (
     <figure className="keep-together mt-4">

@@ -9,7 +9,8 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(bytes < 10_0
 
 /**
  * Download PDF over the document job machine: the PDF streamed at once, or, when the server says it
- * is too large for that, built on the job queue with its progress shown until it can be downloaded.
+ * is too large for that, built on the job queue with its progress shown until it can be downloaded
+ * through the job's link, which the browser downloads (and resumes) by itself.
  * Give it a `key` of the document and its query: another choice is another PDF.
  */
 export function PdfDownload({
@@ -64,14 +65,22 @@ export function PdfDownload({
       </div>
     );
   }
-  if (view.ready && view.job) {
+  if (view.ready && view.job?.download) {
+    // A plain link: the browser's own download manager fetches the file (signed for this job and this
+    // user for a while), so a download broken by a slow or lost connection resumes where it stopped.
     return (
       <div className="space-y-2" role="status">
         <p className="text-sm">The PDF is ready{view.job.bytes ? ` (${megabytes(view.job.bytes)})` : ''}.</p>
-        <Button busy={view.busy} busyLabel="Downloading…" onClick={() => pdf.send({ type: 'pdf.download' })}>
+        <a
+          href={view.job.download.url}
+          download={`${view.job.ending}.pdf`}
+          className="inline-flex items-center justify-center rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
+        >
           Download the PDF
-        </Button>
-        {view.failure && <Alert tone="error">{view.failure.message}</Alert>}
+        </a>
+        <p className="text-xs text-slate-600">
+          If the download stops, resume it from your browser&apos;s downloads.
+        </p>
       </div>
     );
   }

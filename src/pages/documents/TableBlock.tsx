@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import type { DocumentBlock, DocumentCell, DocumentColumn } from '../../../contract/documents';
+import { useScrollEdges } from '../../ui/scrollEdges';
 import { PrintPhoto } from './photo';
 
 type TableData = Extract<DocumentBlock, { kind: 'table' }>;
@@ -8,7 +10,8 @@ const ALIGN = { left: 'text-left', right: 'text-right', center: 'text-center' } 
 /**
  * A table of a printed document: its header repeats on every printed page and a row never splits
  * (print.css); a blank column is a box left empty for an examiner's hand; a photo cell is the
- * candidate's print photo (the album layout). On a narrow screen it scrolls sideways by itself.
+ * candidate's print photo (the album layout). On a narrow screen it scrolls sideways in its own frame,
+ * which then is a named region that takes the keyboard's focus (as a list's table does, ListTable).
  */
 export function TableBlock({ block }: { block: TableData }) {
   const widths = block.columns.map((column) => column.width ?? 1);
@@ -16,10 +19,18 @@ export function TableBlock({ block }: { block: TableData }) {
   // A name for each row's photo: the first text cell that is not a number.
   const nameOf = (row: DocumentCell[]) =>
     row.find((cell): cell is string => typeof cell === 'string' && cell !== '' && !/^\d+$/.test(cell)) ?? '';
+  const frame = useRef<HTMLDivElement>(null);
+  const edges = useScrollEdges(frame);
   return (
     <section className="mt-4">
       {block.title && <h2 className="mb-1 font-semibold">{block.title}</h2>}
-      <div className="overflow-x-auto print:overflow-visible">
+      <div
+        ref={frame}
+        tabIndex={edges.scrolls ? 0 : undefined}
+        role={edges.scrolls ? 'region' : undefined}
+        aria-label={edges.scrolls ? `${block.title ?? 'Table'} (scrolls sideways)` : undefined}
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 print:overflow-visible"
+      >
         <table className="text-sm print:text-[9pt]">
           <colgroup>
             {widths.map((width, i) => (

@@ -1,0 +1,2 @@
+ALTER TABLE "document_jobs" ADD COLUMN "print_id" integer;--> statement-breakpoint
+ALTER TABLE "document_jobs" ADD CONSTRAINT "document_jobs_print_id_document_prints_id_fk" FOREIGN KEY ("print_id") REFERENCES "public"."document_prints"("id") ON DELETE no action ON UPDATE no action;
