@@ -125,6 +125,8 @@ test('a missing required parameter is said before printing, and the board’s sw
   await expect(page.getByRole('alert')).toContainText(/Choose the/);
   // Nothing to print: no Print button for the browser to print the error with.
   await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
+  // Nor "Try again": the same request would be refused the same way.
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Back to Print Documents' }).click();
   await expect(page).toHaveURL(/\/print-document\?document=practical-marksheet$/);
 
