@@ -259,6 +259,8 @@ test('a payment receipt fits a phone with its columns apart, and its code verifi
   await page.getByRole('link', { name: 'Receipt', exact: true }).first().click();
   const receipt = page.getByRole('article', { name: /^Receipt RCT\// });
   await expect(receipt).toBeVisible();
+  // The board's name heads it, as it heads every printed document.
+  await expect(receipt.getByText('West African Health Examinations Board', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   // An index number and the name beside it do not run together.
   const firstRow = receipt.getByRole('row').nth(1);
