@@ -21,18 +21,34 @@ export function livingTemplatePlace(run: string, postgres: boolean) {
   };
 }
 
+/** On PostgreSQL, one run's migrated, empty database, which every other file's is created from (its
+ * lock and ready mark in a folder). */
+export function migratedTemplatePlace(run: string) {
+  return {
+    dir: path.join(os.tmpdir(), `portal-migrated-${run}-postgres`),
+    database: `portal_migrated_${run}`,
+  };
+}
+
 export default function setup() {
   const run = `${Date.now().toString(36)}_${process.pid}`;
   process.env[TEST_RUN_ENV] = run;
   return async () => {
     const serverUrl = process.env.DATABASE_URL;
-    const { dir, database } = livingTemplatePlace(run, Boolean(serverUrl));
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.rmSync(`${dir}.lock`, { recursive: true, force: true });
-    if (serverUrl && database) {
+    const places = [
+      livingTemplatePlace(run, Boolean(serverUrl)),
+      ...(serverUrl ? [migratedTemplatePlace(run)] : []),
+    ];
+    for (const { dir } of places) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(`${dir}.lock`, { recursive: true, force: true });
+    }
+    if (serverUrl) {
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
-      await admin.query(`drop database if exists ${database} with (force)`);
+      for (const { database } of places) {
+        if (database) await admin.query(`drop database if exists ${database} with (force)`);
+      }
       await admin.end();
     }
   };
