@@ -23,10 +23,15 @@
  *     a quick look).
  * 10. Bulk PDFs: photocards and list rows at 1,000, 5,000 and 20,000, each size in its own process: time,
  *     size, pages and peak memory (scripts/bench-pdf.ts; BENCH_PDF_COUNTS sizes it).
+ * 11. Bulk PDFs through HTTP: the candidate list and the photocards of one school's 1,000, 5,000 and
+ *     20,000 candidates, with print photos, as the board admin gets them from `npm start` (streamed up to
+ *     the inline limit, a job with its progress and a ranged resume beyond), on both databases: time to
+ *     last byte, size, pages and the portal's peak RSS (scripts/bench-documents.ts;
+ *     BENCH_DOCUMENTS_COUNTS sizes it).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -36,6 +41,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchBulk } from './bench-bulk';
+import { benchDocuments } from './bench-documents';
 import { benchDurability } from './bench-durability';
 import { benchPayments } from './bench-payments';
 import { benchPdf } from './bench-pdf';
@@ -139,6 +145,7 @@ async function main() {
     'durability',
     'verify',
     'pdf',
+    'documents',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -151,6 +158,7 @@ async function main() {
   if (!ONLY || ONLY === 'durability') await benchDurability();
   if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
   if (!ONLY || ONLY === 'pdf') await benchPdf();
+  if (!ONLY || ONLY === 'documents') await benchDocuments({ port: await partPort(8) });
 }
 
 async function benchStart() {
