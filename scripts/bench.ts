@@ -6,9 +6,10 @@
  *  3. Candidates at scale: 100,000 seeded candidates, then search and list latency (median, p95) over real
  *     HTTP with signed-in users, on PGlite and on PostgreSQL (scripts/bench-candidates.ts).
  *  4. First load as users get it: Chromium on slow 3G (400 kbit/s, 400 ms round trip, CPU 4x slower):
- *     /login cold, /verify/<code> cold (a real photocard's code), signing in, then the first visit of each sidebar area of the board admin and of a
- *     school admin; requests, bytes over the wire by kind and encoding, and the time until each page is
- *     usable (scripts/bench-firstload.ts), with the same /login files gzipped on disk beside the bytes.
+ *     /login cold, /verify/<code> cold (a real photocard's code), signing in, then the first visit of
+ *     each sidebar area of the board admin and of a school admin; requests, bytes over the wire by kind
+ *     and encoding, and the time until each page is usable (scripts/bench-firstload.ts), with the same
+ *     /login files gzipped on disk beside the bytes.
  *  5. Throughput on PostgreSQL: one and two portal processes (pool sizes from BENCH_POOL_SIZES) under 10, 50
  *     and 100 concurrent connections (wrk when installed, else a fetch loop): requests a second, p50, p99,
  *     and the CPU a request costs in the portal and in PostgreSQL (scripts/bench-throughput.ts).
