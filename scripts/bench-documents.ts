@@ -36,7 +36,10 @@ import { onEachDatabase, rawSql, signIn, startServer, type Running } from './ben
  *    exactly the second half of the whole download.
  * Beside each: the PDF's size and pages, and the portal process's peak resident memory (VmHWM of
  * /proc/<pid>/status, reset before each print by writing 5 to /proc/<pid>/clear_refs; when the kernel
- * refuses the reset, the peak since the start, said so), with the load average of the moment.
+ * refuses the reset, the peak since the start, said so), with the load average of the moment. A job's
+ * polls are timed too: the slowest answer says how long the progress bar could stand still.
+ * BENCH_DOCUMENTS_JOBS=all builds a job at the streamed sizes too; BENCH_DOCUMENTS_ONLY=candidate-list or
+ * photocard measures one; BENCH_DOCUMENTS_PHOTOS (default 300) the distinct photos.
  */
 
 const COUNTS = (process.env.BENCH_DOCUMENTS_COUNTS ?? '1000,5000,20000')
@@ -53,13 +56,17 @@ const JOB_LIMIT_MS = 30 * 60_000;
 /** Well past any other index number the demo gives. */
 const FIRST_SEQUENCE = 800_000;
 const PHOTO_SOURCE = 'benchsrc';
-const DOCUMENTS = ['candidate-list', 'photocard'] as const;
+const ENDINGS = ['candidate-list', 'photocard'] as const;
+/** BENCH_DOCUMENTS_ONLY=candidate-list (or photocard): one of the two. */
+const DOCUMENTS = ENDINGS.filter(
+  (e) => !process.env.BENCH_DOCUMENTS_ONLY || process.env.BENCH_DOCUMENTS_ONLY === e,
+);
 /** BENCH_DOCUMENTS_JOBS=all: a job too at sizes the portal streams (to compare, or to try the job's path small). */
 const JOBS_ALWAYS = process.env.BENCH_DOCUMENTS_JOBS === 'all';
 
 interface Figure {
   database: string;
-  ending: (typeof DOCUMENTS)[number];
+  ending: (typeof ENDINGS)[number];
   count: number;
   how: 'streamed' | 'job';
   /** Whole print, milliseconds: GET to last byte; for a job, start to ready plus the download. */
@@ -70,6 +77,8 @@ interface Figure {
   jobMs?: number;
   downloadMs?: number;
   progress?: string;
+  /** The progress polls: how many, and the slowest answer (ms). */
+  polls?: { count: number; slowestMs: number };
   /** The ranged resume's outcome. */
   resume?: string;
   /** The inline GET beyond the limit. */
@@ -263,7 +272,7 @@ async function measureDocument(
   server: Running,
   token: string,
   database: string,
-  ending: (typeof DOCUMENTS)[number],
+  ending: (typeof ENDINGS)[number],
   count: number,
   diet: string,
 ): Promise<Figure> {
@@ -305,7 +314,7 @@ async function viaJob(
   server: Running,
   token: string,
   database: string,
-  ending: (typeof DOCUMENTS)[number],
+  ending: (typeof ENDINGS)[number],
   count: number,
   query: string,
   inline: number | undefined,
@@ -329,12 +338,16 @@ async function viaJob(
   };
   note(job);
   const jobUrl = server.url + fillPath(DOCUMENT_ENDPOINTS.job.admin.path, { id: job.id });
+  const polls = { count: 0, slowestMs: 0 };
   while (job.state !== 'ready' && job.state !== 'failed') {
     if (performance.now() - jobStarted > JOB_LIMIT_MS)
       throw new Error(`${ending} job not ready in ${JOB_LIMIT_MS / 60_000} min`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const asked = performance.now();
     const polled = await fetch(jobUrl, { headers: { ...headers, accept: 'application/json' } });
     job = ((await polled.json()) as { data: DocumentJob }).data;
+    polls.count += 1;
+    polls.slowestMs = Math.max(polls.slowestMs, performance.now() - asked);
     note(job);
   }
   if (job.state === 'failed') throw new Error(`${ending} job failed: ${job.message}`);
@@ -364,6 +377,7 @@ async function viaJob(
     jobMs: readyAt - jobStarted,
     downloadMs: endedAt - readyAt,
     progress: seen.join(', '),
+    polls,
     resume,
     ...(inline === undefined ? {} : { inline }),
     bytes: bytes.length,
@@ -406,13 +420,13 @@ async function run(
         const figure = await measureDocument(server, token, database, ending, count, seeded.diet);
         figures.push(figure);
         console.log(`  ${lineOf(figure)}${idle ? ` [portal RSS at rest ${idle.rssMb} MB]` : ''}`);
-        if (figure.progress) console.log(`    progress seen: ${figure.progress}; resume: ${figure.resume}`);
+        if (figure.progress) console.log(`    ${jobLine(figure)}`);
         if (JOBS_ALWAYS && count <= DOCUMENT_INLINE_LIMIT) {
           const query = `?${new URLSearchParams({ diet: seeded.diet, school: SCHOOL.code })}`;
           const job = await viaJob(server, token, database, ending, count, query, undefined);
           figures.push(job);
           console.log(`  ${lineOf(job)}`);
-          console.log(`    progress seen: ${job.progress}; resume: ${job.resume}`);
+          console.log(`    ${jobLine(job)}`);
         }
       }
     } finally {
@@ -421,6 +435,10 @@ async function run(
   }
   return figures;
 }
+
+/** A job's progress as the polls saw it, their slowest answer, and the ranged resume's outcome. */
+const jobLine = (f: Figure) =>
+  `progress seen (${f.polls!.count} polls, one every ${POLL_MS} ms after the last answer; slowest answer ${seconds(f.polls!.slowestMs)}): ${f.progress}; resume: ${f.resume}`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
@@ -462,9 +480,7 @@ export async function benchDocuments({ port }: { port: number }): Promise<void> 
   if (jobs.length) {
     console.log(`\nJobs (the inline limit is ${DOCUMENT_INLINE_LIMIT.toLocaleString('en')}):`);
     for (const f of jobs) {
-      console.log(
-        `- ${f.database}, ${f.ending} ${f.count.toLocaleString('en')}: progress ${f.progress}; resume: ${f.resume}`,
-      );
+      console.log(`- ${f.database}, ${f.ending} ${f.count.toLocaleString('en')}: ${jobLine(f)}`);
     }
   }
 }
