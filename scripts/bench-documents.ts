@@ -37,7 +37,9 @@ import { onEachDatabase, rawSql, signIn, startServer, type Running } from './ben
  * Beside each: the PDF's size and pages, and the portal process's peak resident memory (VmHWM of
  * /proc/<pid>/status, reset before each print by writing 5 to /proc/<pid>/clear_refs; when the kernel
  * refuses the reset, the peak since the start, said so), with the load average of the moment. A job's
- * polls are timed too: the slowest answer says how long the progress bar could stand still.
+ * polls are timed too: the slowest answer says how long the progress bar could stand still. While each
+ * print runs, /api/health (liveness, no database) is asked every HEALTH_EVERY_MS: its slowest answer says
+ * how long any other request to the portal waited for its event loop meanwhile.
  * BENCH_DOCUMENTS_JOBS=all builds a job at the streamed sizes too; BENCH_DOCUMENTS_ONLY=candidate-list or
  * photocard measures one; BENCH_DOCUMENTS_PHOTOS (default 300) the distinct photos.
  */
@@ -86,6 +88,8 @@ interface Figure {
   bytes: number;
   pages: number;
   peakRssMb: number | null;
+  /** The slowest /api/health answer (liveness, no database) while it printed: how long other requests waited. */
+  healthMs: number | null;
   peakNote: string;
   load: string;
 }
@@ -250,6 +254,34 @@ const loadNow = () =>
 // ---------------------------------------------------------------------------------------------------
 // HTTP.
 
+/**
+ * Asks /api/health (the liveness answer: no database) every HEALTH_EVERY_MS, one at a time, until
+ * stopped; answers the slowest answer's milliseconds: how long any other request waited for the
+ * portal's event loop while it printed.
+ */
+const HEALTH_EVERY_MS = 100;
+function probeHealth(url: string) {
+  let running = true;
+  let slowest = 0;
+  const done = (async () => {
+    while (running) {
+      const asked = performance.now();
+      try {
+        await (await fetch(`${url}/api/health`)).text();
+      } catch {
+        // Counted by its time all the same.
+      }
+      slowest = Math.max(slowest, performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return slowest;
+  };
+}
+
 /** Reads a response to its last byte: the bytes, and when the last one came. */
 async function readAll(response: Response): Promise<{ bytes: Buffer; endedAt: number }> {
   const chunks: Uint8Array[] = [];
@@ -281,6 +313,7 @@ async function measureDocument(
   const pdfUrl = server.url + fillPath(DOCUMENT_ENDPOINTS.pdf.admin.path, { ending }) + query;
   const reset = resetPeak(server.pid);
   const peakNote = reset ? '' : ' (since the start: the peak could not be reset)';
+  const stopProbe = count <= DOCUMENT_INLINE_LIMIT ? probeHealth(server.url) : null;
   const started = performance.now();
   const response = await fetch(pdfUrl, { headers });
   const firstByteAt = performance.now();
@@ -288,6 +321,7 @@ async function measureDocument(
     if (response.status !== 200)
       throw new Error(`GET ${ending} pdf: ${response.status} ${await response.text()}`);
     const { bytes, endedAt } = await readAll(response);
+    const healthMs = await stopProbe!();
     checkPdf(bytes, ending);
     return {
       database,
@@ -299,6 +333,7 @@ async function measureDocument(
       bytes: bytes.length,
       pages: pagesOf(bytes),
       peakRssMb: memoryOf(server.pid)?.peakMb ?? null,
+      healthMs,
       peakNote,
       load: loadNow(),
     };
@@ -322,6 +357,7 @@ async function viaJob(
   const headers = { authorization: `Bearer ${token}` };
   const reset = resetPeak(server.pid);
   const peakNote = reset ? '' : ' (since the start: the peak could not be reset)';
+  const stopProbe = probeHealth(server.url);
   const jobStarted = performance.now();
   const start = await fetch(
     server.url + fillPath(DOCUMENT_ENDPOINTS.startJob.admin.path, { ending }) + query,
@@ -352,6 +388,7 @@ async function viaJob(
   }
   if (job.state === 'failed') throw new Error(`${ending} job failed: ${job.message}`);
   const readyAt = performance.now();
+  const healthMs = await stopProbe();
   const fileUrl = server.url + fillPath(DOCUMENT_ENDPOINTS.jobFile.admin.path, { id: job.id });
   const download = await fetch(fileUrl, { headers });
   const downloadFirstByte = performance.now();
@@ -386,6 +423,7 @@ async function viaJob(
       : {}),
     pages: pagesOf(bytes),
     peakRssMb,
+    healthMs,
     peakNote,
     load: loadNow(),
   };
@@ -448,7 +486,7 @@ function lineOf(f: Figure) {
     f.how === 'streamed'
       ? `${seconds(f.ms)} (first byte ${seconds(f.firstByteMs!)})`
       : `${seconds(f.ms)} (job ${seconds(f.jobMs!)} + download ${seconds(f.downloadMs!)}${f.inline === undefined ? '' : `; inline GET ${f.inline}`})`;
-  return `| ${f.database} | ${f.ending} | ${f.count.toLocaleString('en')} | ${f.how} | ${time} | ${mb(f.bytes)} | ${f.pages.toLocaleString('en')} | ${f.peakRssMb ?? '?'} MB${f.peakNote} | ${f.load} |`;
+  return `| ${f.database} | ${f.ending} | ${f.count.toLocaleString('en')} | ${f.how} | ${time} | ${mb(f.bytes)} | ${f.pages.toLocaleString('en')} | ${f.peakRssMb ?? '?'} MB${f.peakNote} | ${f.healthMs === null ? '?' : seconds(f.healthMs)} | ${f.load} |`;
 }
 
 export async function benchDocuments({ port }: { port: number }): Promise<void> {
@@ -472,9 +510,9 @@ export async function benchDocuments({ port }: { port: number }): Promise<void> 
     fs.rmSync(photoDir, { recursive: true, force: true });
   }
   console.log(
-    `\n| database | document | count | how | time to last byte | PDF size | pages | portal peak RSS | load average (1, 5, 15 min) |`,
+    `\n| database | document | count | how | time to last byte | PDF size | pages | portal peak RSS | slowest /api/health meanwhile | load average (1, 5, 15 min) |`,
   );
-  console.log('| --- | --- | --: | --- | --: | --: | --: | --: | --- |');
+  console.log('| --- | --- | --: | --- | --: | --: | --: | --: | --: | --- |');
   for (const figure of figures) console.log(lineOf(figure));
   const jobs = figures.filter((f) => f.how === 'job');
   if (jobs.length) {
