@@ -80,7 +80,7 @@ interface Figure {
   downloadMs?: number;
   progress?: string;
   /** The progress polls: how many, and the slowest answer (ms). */
-  polls?: { count: number; slowestMs: number };
+  polls?: { count: number; slowestMs: number; failed: string[] };
   /** The ranged resume's outcome. */
   resume?: string;
   /** The inline GET beyond the limit. */
@@ -374,14 +374,21 @@ async function viaJob(
   };
   note(job);
   const jobUrl = server.url + fillPath(DOCUMENT_ENDPOINTS.job.admin.path, { id: job.id });
-  const polls = { count: 0, slowestMs: 0 };
+  const polls = { count: 0, slowestMs: 0, failed: [] as string[] };
   while (job.state !== 'ready' && job.state !== 'failed') {
     if (performance.now() - jobStarted > JOB_LIMIT_MS)
       throw new Error(`${ending} job not ready in ${JOB_LIMIT_MS / 60_000} min`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     const asked = performance.now();
-    const polled = await fetch(jobUrl, { headers: { ...headers, accept: 'application/json' } });
-    job = ((await polled.json()) as { data: DocumentJob }).data;
+    try {
+      const polled = await fetch(jobUrl, { headers: { ...headers, accept: 'application/json' } });
+      job = ((await polled.json()) as { data: DocumentJob }).data;
+    } catch (error) {
+      // A poll the network failed (a reused connection reset): counted, and asked again, as a page would.
+      polls.failed.push(
+        `${((performance.now() - jobStarted) / 1000).toFixed(1)}s: ${String((error as Error).cause ?? error)}`,
+      );
+    }
     polls.count += 1;
     polls.slowestMs = Math.max(polls.slowestMs, performance.now() - asked);
     note(job);
@@ -476,7 +483,7 @@ async function run(
 
 /** A job's progress as the polls saw it, their slowest answer, and the ranged resume's outcome. */
 const jobLine = (f: Figure) =>
-  `progress seen (${f.polls!.count} polls, one every ${POLL_MS} ms after the last answer; slowest answer ${seconds(f.polls!.slowestMs)}): ${f.progress}; resume: ${f.resume}`;
+  `progress seen (${f.polls!.count} polls, one every ${POLL_MS} ms after the last answer; slowest answer ${seconds(f.polls!.slowestMs)}${f.polls!.failed.length ? `; ${f.polls!.failed.length} failed: ${f.polls!.failed.join('; ')}` : ''}): ${f.progress}; resume: ${f.resume}`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
