@@ -27,8 +27,8 @@
  * 11. Bulk PDFs through HTTP: the candidate list and the photocards of one school's 1,000, 5,000 and
  *     20,000 candidates, with print photos, as the board admin gets them from `npm start` (streamed up to
  *     the inline limit, a job with its progress and a ranged resume beyond), on both databases: time to
- *     last byte, size, pages and the portal's peak RSS (scripts/bench-documents.ts;
- *     BENCH_DOCUMENTS_COUNTS sizes it).
+ *     last byte, size, pages, the portal's peak RSS and how long /api/health waited meanwhile
+ *     (scripts/bench-documents.ts; BENCH_DOCUMENTS_COUNTS sizes it).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
