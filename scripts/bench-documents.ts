@@ -396,8 +396,10 @@ async function viaJob(
   if (job.state === 'failed') throw new Error(`${ending} job failed: ${job.message}`);
   const readyAt = performance.now();
   const healthMs = await stopProbe();
-  const fileUrl = server.url + fillPath(DOCUMENT_ENDPOINTS.jobFile.admin.path, { id: job.id });
-  const download = await fetch(fileUrl, { headers });
+  // The job's signed link, fetched without the token, as the browser's download manager fetches it.
+  if (!job.download) throw new Error(`${ending} job is ready without its download link`);
+  const fileUrl = new URL(job.download.url, server.url).href;
+  const download = await fetch(fileUrl);
   const downloadFirstByte = performance.now();
   if (download.status !== 200) throw new Error(`GET ${ending} job file: ${download.status}`);
   const { bytes, endedAt } = await readAll(download);
@@ -405,7 +407,7 @@ async function viaJob(
   const peakRssMb = memoryOf(server.pid)?.peakMb ?? null;
   // The resume: the second half, by a Range request, must be the whole file's second half.
   const half = Math.floor(bytes.length / 2);
-  const ranged = await fetch(fileUrl, { headers: { ...headers, range: `bytes=${half}-` } });
+  const ranged = await fetch(fileUrl, { headers: { range: `bytes=${half}-` } });
   const part = (await readAll(ranged)).bytes;
   const resume =
     ranged.status === 206 && part.equals(bytes.subarray(half))
