@@ -31,6 +31,8 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
+          // The run's name, under which the living demo is seeded once and copied by each file.
+          globalSetup: ['tests/api/templates.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

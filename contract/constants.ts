@@ -1,5 +1,8 @@
 /** Business constants and limits, spec section 9, kept in one place for browser and server. */
 
+/** Whose name is at the head of every paper and receipt. */
+export const BOARD_NAME = 'West African Health Examinations Board';
+
 /** Every upload must be at most this many bytes, else 'File is too large'. */
 export const UPLOAD_LIMIT_BYTES = 2_000_000;
 

@@ -8,8 +8,8 @@ import { PRINT_DOCUMENT_TITLES, type PrintDocumentEnding } from './navigation';
  * anything; what a paper says is decided once, in its builder (server/documents/builders/).
  */
 
-/** Whose name is at the head of every paper. */
-export const BOARD_NAME = 'West African Health Examinations Board';
+/** Whose name is at the head of every paper (kept with the constants, which the receipt also reads). */
+export { BOARD_NAME } from './constants';
 
 /**
  * What a document is chosen by, as its query string names them: a diet, school and course header by

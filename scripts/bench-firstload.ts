@@ -9,7 +9,9 @@
  * of the sign-in, as a user clicking through the sidebar would get it (chunks an earlier visit loaded are
  * cached then, as they would be for the user).
  *
- * Measured: /login cold (median of 3 runs); signing in as the board admin, from submitting the mailed
+ * Measured: /login cold (median of 3 runs); /verify/<code> cold (median of 3 runs), the code of a
+ * photocard the board admin prints from the living demo through the API (the hall door's case: a phone
+ * scans the card's QR code); signing in as the board admin, from submitting the mailed
  * code to the Dashboard being usable; then the first visit of every sidebar entry of the admin; then the
  * same for a school admin. For each visit: the requests it made, the bytes over the wire (CDP's
  * encodedDataLength: headers and body as received, so compressed when the server compresses), each
@@ -22,10 +24,13 @@
  * Playwright's own round trips. The predicates:
  *  - /login: the Email address field and the Sign in button are visible and enabled (the session has
  *    finished starting and the form is shown);
+ *  - /verify/<code>: the verification status ("✓ Genuine" or "! Changed since printed") or an alert is
+ *    shown (the answer has come and been drawn);
  *  - an area (and the Dashboard after sign-in, with the sidebar shown): the main heading reads the
  *    sidebar entry's label, nothing in <main> is aria-busy or says "Loading…", no error alert is shown,
  *    and the main content is there: table rows or the "nothing matches" line, else the form's first
  *    field (enabled), else a list, else the page's text (the Dashboard's welcome, a placeholder).
+ * BENCH_FIRSTLOAD_COLD_ONLY=1 measures the two cold visits alone.
  * A visit that is not usable in 60 s is reported as such and the run goes on. Benchmarks never fail on
  * their figures.
  */
@@ -35,10 +40,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { HOME_PATH, LOGIN_PATH, sidebarFor } from '../contract/navigation';
+import type { DocumentCatalogue, PrintedDocument } from '../contract/documents';
+import { DOCUMENT_ENDPOINTS } from '../contract/documents.endpoints';
+import { fillPath } from '../contract/endpoint';
+import { HOME_PATH, LOGIN_PATH, sidebarFor, VERIFY_PATH } from '../contract/navigation';
 import type { Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
-import { startServer, type Running } from './bench-candidates';
+import { signIn, startServer, type Running } from './bench-candidates';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'demo-password';
@@ -63,6 +71,8 @@ const QUIET_MS = 750;
 const AIM_LOGIN_MS = 3_500;
 const AIM_LOGIN_BYTES = 110 * 1024;
 const AIM_AREA_MS = 2_500;
+/** BENCH_FIRSTLOAD_COLD_ONLY=1: /login and /verify/<code> cold only, without signing in through the pages. */
+const COLD_ONLY = process.env.BENCH_FIRSTLOAD_COLD_ONLY === '1';
 
 const KINDS = ['JS', 'CSS', 'HTML', 'JSON', 'other'] as const;
 type Kind = (typeof KINDS)[number];
@@ -232,7 +242,7 @@ class Recorder {
 // ---------------------------------------------------------------------------------------------------
 // "Usable", checked in the page.
 
-type Target = { kind: 'login' } | { kind: 'area'; heading: string; shell: boolean };
+type Target = { kind: 'login' } | { kind: 'verify' } | { kind: 'area'; heading: string; shell: boolean };
 
 interface Probe {
   /** 'usable', or 'error' when the page shows an error alert instead. */
@@ -265,6 +275,12 @@ function probeUsable(target: Target): Probe | false {
     if (!email || email.disabled || !email.checkVisibility()) return false;
     if (!button || button.disabled || !button.checkVisibility()) return false;
     found = ['usable', 'the sign-in form', ''];
+  } else if (target.kind === 'verify') {
+    const status = document.querySelector('[data-testid="verification-status"]');
+    const alert = [...document.querySelectorAll('main [role="alert"]')].find((a) => a.checkVisibility());
+    if (status?.checkVisibility()) found = ['usable', 'the verification status', status.textContent ?? ''];
+    else if (alert) found = ['usable', 'an alert', alert.textContent ?? ''];
+    else return false;
   } else {
     if (target.shell && !document.querySelector('nav[aria-label="Main"]')?.checkVisibility()) return false;
     const main = document.querySelector('main');
@@ -405,7 +421,15 @@ async function measureVisit(
   };
 }
 
-async function loginCold(browser: Browser, url: string): Promise<Visit> {
+/** A page opened cold (a new context, empty cache) LOGIN_RUNS times: the median run, with every run's time. */
+async function coldVisit(
+  browser: Browser,
+  url: string,
+  where: string,
+  label: string,
+  target: Target,
+  aim: Visit['aim'],
+): Promise<Visit> {
   const runs: Visit[] = [];
   for (let run = 0; run < LOGIN_RUNS; run++) {
     const context = await newContext(browser);
@@ -416,10 +440,10 @@ async function loginCold(browser: Browser, url: string): Promise<Visit> {
         await measureVisit(
           page,
           recorder,
-          `${LOGIN_PATH}, cold`,
-          { kind: 'login' },
-          () => page.goto(`${url}${LOGIN_PATH}`, { waitUntil: 'commit', timeout: USABLE_LIMIT_MS }),
-          'login',
+          `${label}, cold`,
+          target,
+          () => page.goto(`${url}${where}`, { waitUntil: 'commit', timeout: USABLE_LIMIT_MS }),
+          aim,
         ),
       );
       await recorder.detach();
@@ -431,10 +455,46 @@ async function loginCold(browser: Browser, url: string): Promise<Visit> {
   const middle = ordered[Math.floor(ordered.length / 2)];
   return {
     ...middle,
-    label: `${LOGIN_PATH}, cold (median of ${LOGIN_RUNS}; the bytes of that run)`,
+    label: `${label}, cold (median of ${LOGIN_RUNS}; the bytes of that run)`,
     runs: runs.map((r) => r.ms),
   };
 }
+
+const loginCold = (browser: Browser, url: string) =>
+  coldVisit(browser, url, LOGIN_PATH, LOGIN_PATH, { kind: 'login' }, 'login');
+
+/**
+ * A real code to verify: the first photocard of SHT-IB at the current diet, printed by the board admin
+ * through the API (signed in through the real two-step sign-in), as a candidate's card carries it.
+ */
+async function printedCode(url: string, dataDir: string): Promise<string> {
+  const token = await signIn(url, dataDir, USERS[0].email);
+  const get = async <T>(route: string): Promise<T> => {
+    const response = await fetch(url + route, {
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+    const body = (await response.json()) as { data: T };
+    if (!response.ok) throw new Error(`GET ${route}: ${response.status} ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  const catalogue = await get<DocumentCatalogue>(DOCUMENT_ENDPOINTS.catalogue.admin.path);
+  const diet = catalogue.options.diets.find((d) => d.current) ?? catalogue.options.diets[0];
+  const printed = await get<PrintedDocument>(
+    `${fillPath(DOCUMENT_ENDPOINTS.print.admin.path, { ending: 'photocard' })}?${new URLSearchParams({
+      diet: diet.code,
+      school: 'SHT-IB',
+    })}`,
+  );
+  const cards = printed.blocks.find((b) => b.kind === 'cards');
+  return cards?.kind === 'cards' && cards.cards.length
+    ? cards.cards[0].verification.code
+    : printed.verification.code;
+}
+
+const verifyCold = async (browser: Browser, url: string, dataDir: string) => {
+  const code = await printedCode(url, dataDir);
+  return coldVisit(browser, url, `${VERIFY_PATH}/${code}`, `${VERIFY_PATH}/<code>`, { kind: 'verify' }, null);
+};
 
 /** Signs in through the real pages, throttled; the measured visit is the code's submission. */
 async function signInAndVisitAreas(
@@ -639,8 +699,14 @@ export async function benchFirstLoad({ port }: { port: number }): Promise<void> 
       args: CHROMIUM_ARGS,
       headless: true,
     });
-    const visits: Visit[] = [await loginCold(browser, portal.url)];
-    for (const user of USERS) visits.push(...(await signInAndVisitAreas(browser, portal.url, dataDir, user)));
+    const visits: Visit[] = [
+      await loginCold(browser, portal.url),
+      await verifyCold(browser, portal.url, dataDir),
+    ];
+    if (!COLD_ONLY) {
+      for (const user of USERS)
+        visits.push(...(await signInAndVisitAreas(browser, portal.url, dataDir, user)));
+    }
     printReport(visits, distDir);
   } finally {
     await browser?.close().catch(() => {});

@@ -6,9 +6,10 @@
  *  3. Candidates at scale: 100,000 seeded candidates, then search and list latency (median, p95) over real
  *     HTTP with signed-in users, on PGlite and on PostgreSQL (scripts/bench-candidates.ts).
  *  4. First load as users get it: Chromium on slow 3G (400 kbit/s, 400 ms round trip, CPU 4x slower):
- *     /login cold, signing in, then the first visit of each sidebar area of the board admin and of a
- *     school admin; requests, bytes over the wire by kind and encoding, and the time until each page is
- *     usable (scripts/bench-firstload.ts), with the same /login files gzipped on disk beside the bytes.
+ *     /login cold, /verify/<code> cold (a real photocard's code), signing in, then the first visit of
+ *     each sidebar area of the board admin and of a school admin; requests, bytes over the wire by kind
+ *     and encoding, and the time until each page is usable (scripts/bench-firstload.ts), with the same
+ *     /login files gzipped on disk beside the bytes.
  *  5. Throughput on PostgreSQL: one and two portal processes (pool sizes from BENCH_POOL_SIZES) under 10, 50
  *     and 100 concurrent connections (wrk when installed, else a fetch loop): requests a second, p50, p99,
  *     and the CPU a request costs in the portal and in PostgreSQL (scripts/bench-throughput.ts).
@@ -23,10 +24,15 @@
  *     a quick look).
  * 10. Bulk PDFs: photocards and list rows at 1,000, 5,000 and 20,000, each size in its own process: time,
  *     size, pages and peak memory (scripts/bench-pdf.ts; BENCH_PDF_COUNTS sizes it).
+ * 11. Bulk PDFs through HTTP: the candidate list and the photocards of one school's 1,000, 5,000 and
+ *     20,000 candidates, with print photos, as the board admin gets them from `npm start` (streamed up to
+ *     the inline limit, a job with its progress and a ranged resume beyond), on both databases: time to
+ *     last byte, size, pages, the portal's peak RSS and how long /api/health waited meanwhile
+ *     (scripts/bench-documents.ts; BENCH_DOCUMENTS_COUNTS sizes it).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -36,6 +42,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchBulk } from './bench-bulk';
+import { benchDocuments } from './bench-documents';
 import { benchDurability } from './bench-durability';
 import { benchPayments } from './bench-payments';
 import { benchPdf } from './bench-pdf';
@@ -139,6 +146,7 @@ async function main() {
     'durability',
     'verify',
     'pdf',
+    'documents',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -151,6 +159,7 @@ async function main() {
   if (!ONLY || ONLY === 'durability') await benchDurability();
   if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
   if (!ONLY || ONLY === 'pdf') await benchPdf();
+  if (!ONLY || ONLY === 'documents') await benchDocuments({ port: await partPort(8) });
 }
 
 async function benchStart() {

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   BOARD_NAME,
   chartValueFormat,
@@ -106,6 +107,10 @@ export async function drawPdf(
       forgetLayouts(doc);
       progress?.(Math.min(drawn, printing.count));
       await aheadOfReader(doc, out, () => failure);
+      // Other requests get their turn between pages. A list's small output never fills `out`, and its
+      // rows may come without a macrotask (PGlite runs in this thread): without this, a 5,000-row list
+      // held every other request of the portal, /api/health too, for the whole of its drawing.
+      await nextTurn();
     }
     // Rows a count left out (the data grew since it was counted) are read to the end, not printed:
     // the paper holds what was counted when its pages were planned.

@@ -94,22 +94,31 @@ export class LoadBoundary extends Component<
       // The portal's answers are said in the user's words already; anything else (a chunk that did not
       // arrive, a script error) is not for the user to read.
       const error = this.state.error;
-      const message =
-        typeof error === 'object' && error && 'status' in error && 'message' in error
-          ? String((error as { message: unknown }).message)
-          : 'This page could not be loaded. Check your connection and try again.';
+      const answered = typeof error === 'object' && error && 'status' in error && 'message' in error;
+      const message = answered
+        ? String((error as { message: unknown }).message)
+        : 'This page could not be loaded. Check your connection and try again.';
+      // The portal's refusals (a parameter missing, not found, not allowed) answer the same again: no
+      // "Try again" for those. A lost connection, a server fault or a rate limit may pass.
+      const status = answered ? Number((error as { status: unknown }).status) : 0;
+      const mayPass = status === 0 || status === 408 || status === 429 || status >= 500;
       return (
         <Alert tone="error">
-          {message}{' '}
-          <Button
-            variant="link"
-            onClick={() => {
-              forgetFailedResources();
-              this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
-            }}
-          >
-            Try again
-          </Button>
+          {message}
+          {mayPass && (
+            <>
+              {' '}
+              <Button
+                variant="link"
+                onClick={() => {
+                  forgetFailedResources();
+                  this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
+                }}
+              >
+                Try again
+              </Button>
+            </>
+          )}
           {this.props.after}
         </Alert>
       );

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_NAME, type Photocard } from '../../contract/documents';
 import { printPhotoOf } from '../../server/candidates/printPhoto';
+import { drawPdf } from '../../server/documents/pdf';
 import { CARDS_PER_PAGE, HEAD, PAGE } from '../../server/documents/pdfLayout';
 import { createLocalStorage } from '../../server/storage/local';
 import { newKey, type Storage } from '../../server/storage/storage';
@@ -100,6 +102,29 @@ describe('a list', () => {
     // A blank column is an empty box: what a builder put there is not printed.
     expect(text).not.toContain('ignored');
     expect(printing.finished).toBe(1);
+  });
+
+  it('lets the rest of the portal have its turn between pages', async () => {
+    // A 2,000-row list whose rows come without a macrotask, as PGlite's do: a turn of the event loop
+    // asked for before it starts must come while it is drawn, not after its last page.
+    const count = 2000;
+    const printing = printingOf([
+      {
+        kind: 'table',
+        title: 'Candidates',
+        columns: COLUMNS,
+        count,
+        rows: inBatches(rowsOf(count, (i) => [String(i + 1), indexOf(i), 'OKAFOR', 'Ngozi', 'F', ''])),
+      },
+    ]);
+    let drawn = 0;
+    let drawnAtTurn: number | null = null;
+    setImmediate(() => (drawnAtTurn = drawn));
+    const out = new PassThrough().resume();
+    const { pages } = await drawPdf(printing, { storage, out, progress: (done) => (drawn = done) });
+    expect(pages).toBeGreaterThan(10);
+    expect(drawnAtTurn).not.toBeNull();
+    expect(drawnAtTurn!).toBeLessThan(count / 10);
   });
 
   it('5,000 rows: the header and the head on every page, every row once, in order', async () => {

@@ -89,10 +89,14 @@ test('the board admin previews a school’s indexed candidates list, downloads i
   await expect.poll(() => frame.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
   await preview.close();
 
-  // Download PDF: a real PDF, fetched with the session's token.
+  // Download PDF from the keyboard: a real PDF, fetched with the session's token; the focus stays on
+  // the button while it is made and after (a disabled busy button dropped it on <body>).
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download PDF' }).click();
+  const downloadButton = page.getByRole('button', { name: /Download PDF|Making the PDF/ });
+  await downloadButton.focus();
+  await page.keyboard.press('Enter');
   const file = await download;
+  await expect(page.getByRole('button', { name: 'Download PDF' })).toBeFocused();
   expect(file.suggestedFilename()).toMatch(/\.pdf$/);
   const bytes = fs.readFileSync((await file.path())!);
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -121,6 +125,8 @@ test('a missing required parameter is said before printing, and the board’s sw
   await expect(page.getByRole('alert')).toContainText(/Choose the/);
   // Nothing to print: no Print button for the browser to print the error with.
   await expect(page.getByRole('button', { name: 'Print' })).toHaveCount(0);
+  // Nor "Try again": the same request would be refused the same way.
+  await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Back to Print Documents' }).click();
   await expect(page).toHaveURL(/\/print-document\?document=practical-marksheet$/);
 
@@ -253,6 +259,8 @@ test('a payment receipt fits a phone with its columns apart, and its code verifi
   await page.getByRole('link', { name: 'Receipt', exact: true }).first().click();
   const receipt = page.getByRole('article', { name: /^Receipt RCT\// });
   await expect(receipt).toBeVisible();
+  // The board's name heads it, as it heads every printed document.
+  await expect(receipt.getByText('West African Health Examinations Board', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   // An index number and the name beside it do not run together.
   const firstRow = receipt.getByRole('row').nth(1);

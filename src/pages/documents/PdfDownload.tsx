@@ -8,6 +8,15 @@ const count = (n: number) => n.toLocaleString('en-GB');
 const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 1 : 0)} MB`;
 
 /**
+ * Each step replaces the control that was pressed, which would leave the keyboard's focus on <body>:
+ * the step's first element takes it, unless the user has gone on elsewhere meanwhile (a build takes a
+ * minute). A stable function, so React calls it once, on mount.
+ */
+const takeLostFocus = (element: HTMLElement | null) => {
+  if (element && (!document.activeElement || document.activeElement === document.body)) element.focus();
+};
+
+/**
  * Download PDF over the document job machine: the PDF streamed at once, or, when the server says it
  * is too large for that, built on the job queue with its progress shown until it can be downloaded
  * through the job's link, which the browser downloads (and resumes) by itself.
@@ -41,7 +50,7 @@ export function PdfDownload({
       ? `Building the PDF: ${count(job.done)} of ${count(job.total)}`
       : 'Starting to build the PDF…';
     return (
-      <div role="status" className="space-y-1 text-sm">
+      <div role="status" className="space-y-1 text-sm outline-none" tabIndex={-1} ref={takeLostFocus}>
         <p>{label}</p>
         <progress
           className="h-2 w-full max-w-sm"
@@ -59,7 +68,7 @@ export function PdfDownload({
     return (
       <div className="space-y-2">
         <Alert tone="error">{view.failure?.message}</Alert>
-        <Button variant="secondary" onClick={() => pdf.send({ type: 'pdf.retry' })}>
+        <Button variant="secondary" ref={takeLostFocus} onClick={() => pdf.send({ type: 'pdf.retry' })}>
           Try again
         </Button>
       </div>
@@ -72,6 +81,7 @@ export function PdfDownload({
       <div className="space-y-2" role="status">
         <p className="text-sm">The PDF is ready{view.job.bytes ? ` (${megabytes(view.job.bytes)})` : ''}.</p>
         <a
+          ref={takeLostFocus}
           href={view.job.download.url}
           download={`${view.job.ending}.pdf`}
           className="inline-flex items-center justify-center rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800"
@@ -88,19 +98,23 @@ export function PdfDownload({
     return (
       <div className="space-y-2">
         <Alert tone="info">{view.failure?.message}</Alert>
-        <Button onClick={() => pdf.send({ type: 'pdf.build' })}>Build the PDF</Button>
+        <Button ref={takeLostFocus} onClick={() => pdf.send({ type: 'pdf.build' })}>
+          Build the PDF
+        </Button>
       </div>
     );
   }
   return (
     <div className="space-y-2">
+      {/* aria-disabled, not disabled, while busy: a disabled button drops the keyboard's focus. The
+          machine ignores a second press while it is making the PDF. */}
       <Button
         variant="secondary"
-        busy={view.busy}
-        busyLabel="Making the PDF…"
+        aria-disabled={view.busy || undefined}
+        aria-busy={view.busy || undefined}
         onClick={() => pdf.send({ type: 'pdf.download' })}
       >
-        Download PDF
+        {view.busy ? 'Making the PDF…' : 'Download PDF'}
       </Button>
       {view.failure && <Alert tone="error">{view.failure.message}</Alert>}
     </div>

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { useLocation } from 'wouter';
+import { BOARD_NAME } from '../../../contract/constants';
 import { formatDateTime } from '../../../contract/format';
 import { PAYMENT_STATUS_LABELS, feesLabel, formatNaira } from '../../../contract/payments';
 import { loadPayment } from '../../api/payments';
@@ -52,7 +53,7 @@ function Receipt({ reference }: { reference: string }) {
           <h1 id="receipt-title" className="text-xl font-semibold">
             Receipt {payment.receipt_number}
           </h1>
-          <p className="text-sm text-slate-600">Examinations Board · Payments</p>
+          <p className="text-sm text-slate-600">{BOARD_NAME}</p>
         </div>
         <Button variant="secondary" className="print:hidden" onClick={() => window.print()}>
           Print
