@@ -74,11 +74,15 @@ export const BROADCAST_ENDPOINTS = {
     summary: "The broadcasts addressed to the caller's school, newest first (withdrawn ones left out)",
     answer: shape<SchoolBroadcast[]>(),
   }),
+  /**
+   * A GET that records the school's first read: opening it in the portal is reading it (idempotent;
+   * the SPA's loads of a page are GETs, and a POST there would make every kept load stale).
+   */
   open: endpoint({
-    method: 'POST',
-    path: '/api/training-school-admin/broadcasts/:id/open',
+    method: 'GET',
+    path: '/api/training-school-admin/broadcasts/:id',
     roles: SCHOOL_ADMIN,
-    summary: "Open one broadcast addressed to the caller's school: it counts as read from now",
+    summary: "One broadcast addressed to the caller's school; the school's first opening records its read",
     answer: shape<SchoolBroadcast>(),
   }),
   acknowledge: endpoint({

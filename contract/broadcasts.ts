@@ -17,7 +17,7 @@ export const AUDIENCE_LABELS: Record<AudienceKind, string> = {
 };
 
 /** The audience as it was chosen (the schools it named are the broadcast's recipients, fixed at sending). */
-export interface BroadcastAudience {
+interface BroadcastAudience {
   kind: AudienceKind;
   /** In words: "All schools", "Schools in Oyo", "3 chosen schools". */
   description: string;
@@ -59,7 +59,7 @@ export interface BroadcastSummary {
 }
 
 /** One addressed school's state of a broadcast. */
-export interface BroadcastRecipient {
+interface BroadcastRecipient {
   school: { id: number; code: string; name: string; state: string };
   read_at: string | null;
   acknowledged_at: string | null;

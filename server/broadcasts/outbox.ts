@@ -22,7 +22,7 @@ import type { Mailer } from '../mail/mailer';
 
 /** Rows one run mails at most (the next run, or the cron, takes the rest). */
 const BATCH = 200;
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 
 interface PendingMail {
   id: number;

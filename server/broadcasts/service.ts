@@ -43,7 +43,7 @@ export const BROADCAST_FILE_KIND = 'broadcast_attachment';
 const BROADCAST_FOLDER = 'broadcasts';
 
 /** PDFs and images, checked by their content (the candidate uploads' check, server/storage/uploads.ts). */
-export const ATTACHMENT_RULE: UploadRule = {
+const ATTACHMENT_RULE: UploadRule = {
   types: { ...IMAGE_TYPES, 'application/pdf': 'pdf' },
   tooLarge: M.fileTooLarge,
   notAccepted: M.fileNotAccepted,

@@ -367,13 +367,13 @@ describe("a school's side", () => {
     });
     const theirs = (await t.request('GET', SCHOOL, { token: ca })).body.data;
     expect(theirs.some((b: { id: number }) => b.id === id)).toBe(false);
-    expect((await t.request('POST', `${SCHOOL}/${id}/open`, { token: ca })).status).toBe(404);
+    expect((await t.request('GET', `${SCHOOL}/${id}`, { token: ca })).status).toBe(404);
     expect((await t.request('POST', `${SCHOOL}/${id}/acknowledge`, { token: ca })).status).toBe(404);
     expect((await t.request('GET', `${SEND}/${id}`, { token: ib })).status).toBe(403);
 
     const before = await broadcastsToAcknowledge(db(), ids.ib);
     const outstanding = await acknowledgementsOutstanding(db());
-    const opened = await t.request('POST', `${SCHOOL}/${id}/open`, { token: ib });
+    const opened = await t.request('GET', `${SCHOOL}/${id}`, { token: ib });
     expect(opened.body.data.read_at).not.toBeNull();
     expect((await lastAudit(t, 'broadcast.read', id)).after).toEqual({ training_school_id: ids.ib });
 
@@ -413,7 +413,7 @@ describe("a school's side", () => {
     expect(
       (await t.request('GET', SCHOOL, { token: ca })).body.data.some((b: { id: number }) => b.id === id),
     ).toBe(false);
-    expect((await t.request('POST', `${SCHOOL}/${id}/open`, { token: ca })).status).toBe(404);
+    expect((await t.request('GET', `${SCHOOL}/${id}`, { token: ca })).status).toBe(404);
     expect(await broadcastsToAcknowledge(db(), ids.ca)).toBe(toAck - 1);
     expect((await lastAudit(t, 'broadcast.withdrawn', id)).after).toEqual({
       withdrawn_at: expect.any(String),
