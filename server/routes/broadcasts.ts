@@ -22,9 +22,6 @@ import { ok } from '../http/respond';
 import { serve, type Route } from '../http/route';
 import { checkedForm } from '../http/validate';
 
-/** The types an attachment goes out as: those it was checked against. */
-const SERVED = new Set(['application/pdf', 'image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-
 /**
  * The send form: its text by the contract's validator, its files (`attachments`, up to five) by size
  * and content; every problem of both in one 422.
@@ -45,18 +42,27 @@ function schoolOf(c: AppContext): number {
   return school;
 }
 
-/** An attachment's bytes, to those attachmentFor allows, as a download that never runs in the portal. */
+/**
+ * An attachment's bytes, to those attachmentFor allows, as a download that never runs in the portal:
+ * bytes to save (`application/octet-stream`, `attachment`), under the name it was sent with, whose
+ * extension is the one its checked content gave.
+ */
 async function attachment(c: AppContext) {
   const id = idOf(c, M.notFound);
   const attachmentId = idOf(c, M.attachmentNotFound, 'attachment');
   const file = await attachmentFor(dbOf(c), callerOf(c), id, attachmentId);
   const stored = await c.get('deps').storage.get(file.key);
   if (!stored) throw new NotFound(M.attachmentNotFound);
-  const ascii = file.name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  // The extension its checked content gave (the key's), whatever the name it came with ends in.
+  const extension = file.key.slice(file.key.lastIndexOf('.'));
+  const named =
+    file.name.toLowerCase().endsWith(extension) || (extension === '.jpg' && /\.jpeg$/i.test(file.name));
+  const name = named ? file.name : `${file.name}${extension}`;
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return c.body(stored.bytes as Uint8Array<ArrayBuffer>, 200, {
-    'Content-Type': SERVED.has(file.contentType) ? file.contentType : 'application/octet-stream',
+    'Content-Type': 'application/octet-stream',
     'Content-Length': String(stored.bytes.byteLength),
-    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",
     'Cache-Control': 'private, no-store',
