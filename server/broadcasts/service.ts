@@ -11,7 +11,7 @@ import {
 } from '../../contract/broadcasts';
 import type { BroadcastInput } from '../../contract/broadcasts.validators';
 import type { FieldMessages } from '../../contract/envelope';
-import { INPUT_MESSAGES, isReadable } from '../../contract/input';
+import { INPUT_MESSAGES, isReadable, MAX_ID } from '../../contract/input';
 import { audit, changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import {
@@ -107,12 +107,17 @@ function criteriaOf(input: BroadcastInput): Criteria {
         ),
       ];
       if (ids.length > L.schoolsMax) throw new Invalid({ school_ids: [M.tooLong] });
+      // Past the largest id no school has it (and the database would refuse the number itself).
+      if (ids.some((id) => id > MAX_ID)) throw new Invalid({ school_ids: [M.unknownSchool] });
       return { kind: 'schools', school_ids: ids };
     }
     case 'state':
       return { kind: 'state', state: input.state! };
-    case 'course_header':
-      return { kind: 'course_header', course_header_id: Number(input.course_header_id) };
+    case 'course_header': {
+      const id = Number(input.course_header_id);
+      if (id > MAX_ID) throw new Invalid({ course_header_id: [M.unknownCourseHeader] });
+      return { kind: 'course_header', course_header_id: id };
+    }
     case 'status':
       return { kind: 'status', status: input.status! };
     default:
