@@ -71,6 +71,11 @@ export const AUDIT_ACTIONS = {
   'notification.created': 'notification',
   'notification.marked_read': 'notification',
   'notification.all_marked_read': 'notification',
+  'broadcast.sent': 'broadcast',
+  'broadcast.withdrawn': 'broadcast',
+  'broadcast.reminded': 'broadcast',
+  'broadcast.read': 'broadcast',
+  'broadcast.acknowledged': 'broadcast',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,3 +1,4 @@
+import { BROADCAST_ENDPOINTS } from './broadcasts.endpoints';
 import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
@@ -43,6 +44,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   offenders: OFFENDER_ENDPOINTS,
   diets: DIET_ENDPOINTS,
   documents: DOCUMENT_ENDPOINTS,
+  broadcasts: BROADCAST_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

@@ -1,4 +1,5 @@
 import type { Role } from './roles';
+import { SCHOOL_BROADCASTS_PAGE } from './broadcasts';
 
 /** A sidebar entry, spec section 2, word for word. */
 export interface SidebarEntry {
@@ -65,6 +66,9 @@ export const SUB_PAGES = [
   { path: '/score/results', label: 'Results', roles: ADMIN },
   { path: '/candidate/candidate-registered/results', label: 'Results', roles: SCHOOL_ADMIN },
   { path: CANDIDATE_RECORD_PAGE, label: 'Candidate record', roles: BOTH },
+  // The school's own list of broadcasts (issue 26), linked from its Dashboard: the header's Broadcast
+  // dropdown is the admin's (spec section 6).
+  { path: SCHOOL_BROADCASTS_PAGE, label: 'Broadcasts from the board', roles: SCHOOL_ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

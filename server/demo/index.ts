@@ -6,6 +6,7 @@ import type { Storage } from '../storage/storage';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { DEMO_PASSWORD, seedAccounts } from './accounts';
+import { seedBroadcasts } from './broadcasts';
 import { seedCandidates } from './candidates';
 import type { DemoSeed } from './context';
 import { seedCourseHeaders } from './courseHeaders';
@@ -72,6 +73,7 @@ export async function seedDemo(
       await seedPayments(demo, accounts, candidates, diets);
       await seedScores(demo, accounts, diets);
       await seedPrints(demo, accounts, candidates, diets);
+      await seedBroadcasts(demo, accounts);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

@@ -13,6 +13,7 @@ import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 import { makeMissingPrintPhotos } from '../candidates/printPhotos';
 import { buildDocumentJob } from '../documents/jobs';
+import { sendBroadcastMails } from '../broadcasts/outbox';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -122,6 +123,19 @@ export const JOBS = {
     expireInSeconds: 15 * 60,
     run: ({ database, storage, log, publicUrl }, data: { id: number }) =>
       buildDocumentJob({ db: database.db, storage, log, publicUrl }, data),
+  },
+  /**
+   * The broadcasts' outbox (server/broadcasts/outbox.ts): woken when a broadcast is sent or reminded,
+   * and every five minutes for what a failure left. One job waits at a time ('short'); each row is
+   * mailed once, whichever worker takes it.
+   */
+  'broadcast-mail': {
+    cron: '*/5 * * * *',
+    policy: 'short',
+    // Up to 200 mails one after another; a run cut short leaves the rest to the next.
+    expireInSeconds: 5 * 60,
+    run: ({ database, mailer, log, publicUrl }) =>
+      sendBroadcastMails({ db: database.db, mailer, log, publicUrl }),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

@@ -1,6 +1,7 @@
 import type { Route } from '../http/route';
 import { listRoutes } from '../lists';
 import { authRoutes } from './auth';
+import { broadcastRoutes } from './broadcasts';
 import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRecordRoutes, candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
@@ -52,6 +53,7 @@ export const API_ROUTES: readonly Route[] = [
   ...scoreRoutes,
   ...documentRoutes,
   ...documentFileRoutes,
+  ...broadcastRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

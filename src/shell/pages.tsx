@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { SCHOOL_BROADCASTS_PAGE } from '../../contract/broadcasts';
 import { HOME_PATH } from '../../contract/navigation';
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
@@ -60,6 +61,17 @@ export function OverviewPage() {
           <Button className="mt-4" onClick={() => messageForm.send({ type: 'form.open' })}>
             Message the board
           </Button>
+        </div>
+      )}
+      {user.user_role === 'school_admin' && (
+        <div className="mt-4 rounded-md bg-white p-6 ring-1 ring-slate-200">
+          <h2 className="font-semibold">Broadcasts from the board</h2>
+          <p className="mt-1 text-slate-600">
+            What the board has sent your school, and what it asks you to acknowledge.
+          </p>
+          <Link href={SCHOOL_BROADCASTS_PAGE} className="mt-2 inline-block text-brand-700 underline">
+            Read the broadcasts
+          </Link>
         </div>
       )}
       {user.user_role === 'school_admin' && <SchoolNotices />}

@@ -26,6 +26,9 @@ const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
+const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
+const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
+const SchoolBroadcastsPage = lazy(() => import('../pages/broadcasts/SchoolBroadcastsPage'));
 // The payments area is one chunk; its tabs are named exports of it.
 const payments = () => import('../pages/payments/PaymentsPage');
 const PaymentsPage = lazy(payments);
@@ -80,6 +83,9 @@ const builtPages: Record<string, () => ReactNode> = {
   '/score/results': () => <ResultsPage />,
   '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
   [CANDIDATE_RECORD_PAGE]: () => <CandidateRecordPage />,
+  '/broadcast-school': () => <SendBroadcastPage />,
+  '/broadcast-school/me': () => <YourBroadcastsPage />,
+  '/broadcasts': () => <SchoolBroadcastsPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

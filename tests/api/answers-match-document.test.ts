@@ -242,6 +242,29 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
   '/api/training-school-admin/documents/{ending}/pdf': async () => [
     { label: "the school's indexed candidates as a PDF", path: { ending: 'indexed-candidate-list' } },
   ],
+  // The demo's broadcasts (server/demo/broadcasts.ts): one with a PDF attached, addressed to every school.
+  '/api/admin/broadcasts/{id}': async (caller) => {
+    const sent = await read<{ id: number }[]>('/api/admin/broadcasts', caller);
+    return [{ label: 'a broadcast', path: { id: firstOf(sent, 'broadcast').id } }];
+  },
+  '/api/admin/broadcasts/{id}/attachments/{attachment}': async (caller) => {
+    const sent = await read<{ id: number; attachments: number }[]>('/api/admin/broadcasts', caller);
+    const id = firstOf(sent, 'broadcast with a file', (row) => row.attachments > 0).id;
+    const detail = await read<{ attachment_list: { id: number }[] }>(`/api/admin/broadcasts/${id}`, caller);
+    return [{ label: "a broadcast's file", path: { id, attachment: detail.attachment_list[0].id } }];
+  },
+  '/api/training-school-admin/broadcasts/{id}': async (caller) => {
+    const mine = await read<{ id: number }[]>('/api/training-school-admin/broadcasts', caller);
+    return [{ label: 'a broadcast to the school', path: { id: firstOf(mine, 'broadcast').id } }];
+  },
+  '/api/training-school-admin/broadcasts/{id}/attachments/{attachment}': async (caller) => {
+    const mine = await read<{ id: number; attachments: { id: number }[] }[]>(
+      '/api/training-school-admin/broadcasts',
+      caller,
+    );
+    const row = firstOf(mine, 'broadcast with a file', (item) => item.attachments.length > 0);
+    return [{ label: "a broadcast's file", path: { id: row.id, attachment: row.attachments[0].id } }];
+  },
   // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
   '/api/verify/{code}': async () => {
     const printed = await read<{ verification: { code: string } }>(

@@ -8,6 +8,7 @@ import {
   throttleHits,
   users,
 } from './auth';
+import { broadcastAttachments, broadcastMails, broadcastRecipients, broadcasts } from './broadcasts';
 import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
@@ -37,6 +38,7 @@ import { trainingSchools } from './schools';
  */
 export * from './audit';
 export * from './auth';
+export * from './broadcasts';
 export * from './bulk';
 export * from './candidates';
 export * from './courses';
@@ -72,6 +74,10 @@ export const schema = {
   registrations,
   registrationReminders,
   schoolNotices,
+  broadcasts,
+  broadcastAttachments,
+  broadcastRecipients,
+  broadcastMails,
   bulkBatches,
   fees,
   payments,
