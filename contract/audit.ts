@@ -71,6 +71,9 @@ export const AUDIT_ACTIONS = {
   'notification.created': 'notification',
   'notification.marked_read': 'notification',
   'notification.all_marked_read': 'notification',
+  'conversation.started': 'conversation',
+  'conversation.answered': 'conversation',
+  'conversation.replied': 'conversation',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

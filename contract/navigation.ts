@@ -65,6 +65,10 @@ export const SUB_PAGES = [
   { path: '/score/results', label: 'Results', roles: ADMIN },
   { path: '/candidate/candidate-registered/results', label: 'Results', roles: SCHOOL_ADMIN },
   { path: CANDIDATE_RECORD_PAGE, label: 'Candidate record', roles: BOTH },
+  // A school's messages with the board (issue 26): the board's view of one, opened from Notifications,
+  // and the school's own list (from its Dashboard).
+  { path: '/notifications/conversation', label: 'Conversation', roles: ADMIN },
+  { path: '/messages', label: 'Messages with the board', roles: SCHOOL_ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

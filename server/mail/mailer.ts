@@ -5,7 +5,12 @@ import type { Logger } from '../log';
 
 /** Which mail it is: what a log line says of a mail sent through SMTP, in place of its words. */
 type MailKind =
-  'sign-in code' | 'password reset code' | 'new account' | 'requested reset code' | 'registration reminder';
+  | 'sign-in code'
+  | 'password reset code'
+  | 'new account'
+  | 'requested reset code'
+  | 'registration reminder'
+  | 'conversation answer';
 
 export interface Mail {
   to: string;

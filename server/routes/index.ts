@@ -11,6 +11,7 @@ import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
 import { metaRoutes } from './meta';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
+import { conversationRoutes } from './conversations';
 import { offenderRoutes } from './offenders';
 import { passwordResetRoutes } from './passwordReset';
 import { paymentsRoutes } from './payments';
@@ -38,6 +39,7 @@ export const API_ROUTES: readonly Route[] = [
   ...schoolRoutes,
   ...notificationRoutes,
   ...messageBoardRoutes,
+  ...conversationRoutes,
   ...candidateRoutes,
   ...candidateRecordRoutes,
   ...bulkIndexingRoutes,

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../contract/format';
 import { useSelector } from '@xstate/react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { NOTIFICATION_LISTS } from '../../contract/lists';
 import type { BoardNotification } from '../../contract/notifications';
 import { useActors } from '../app/actors';
@@ -50,6 +50,14 @@ function NotificationList({ tab }: { tab: Tab }) {
                       {formatDateTime(item.created_at)}
                     </p>
                     <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
+                    {item.link && (
+                      <Link
+                        href={item.link.href}
+                        className="mt-1 inline-block text-sm text-brand-700 underline"
+                      >
+                        {item.link.label}
+                      </Link>
+                    )}
                   </div>
                   {tab === 'unread' && (
                     <Button variant="secondary" disabled={!view.canAct} onClick={() => act({ id: item.id })}>

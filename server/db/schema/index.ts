@@ -10,6 +10,7 @@ import {
 } from './auth';
 import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
+import { conversationMails, conversationMessages, conversations } from './conversations';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
@@ -39,6 +40,7 @@ export * from './audit';
 export * from './auth';
 export * from './bulk';
 export * from './candidates';
+export * from './conversations';
 export * from './courses';
 export * from './diets';
 export * from './documents';
@@ -72,6 +74,9 @@ export const schema = {
   registrations,
   registrationReminders,
   schoolNotices,
+  conversations,
+  conversationMessages,
+  conversationMails,
   bulkBatches,
   fees,
   payments,
