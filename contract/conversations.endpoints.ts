@@ -33,15 +33,9 @@ export const CONVERSATION_ENDPOINTS = {
     method: 'GET',
     path: '/api/training-school-admin/conversations/:id',
     roles: SCHOOL_ADMIN,
-    summary: "One of the caller's school's conversations, every message in order",
+    /** Opening it is reading it: the board's answers in it are read from then on (as a broadcast opened). */
+    summary: "One of the caller's school's conversations, every message in order (its answers are then read)",
     answer: shape<Conversation>(),
-  }),
-  schoolRead: endpoint({
-    method: 'POST',
-    path: '/api/training-school-admin/conversations/:id/read',
-    roles: SCHOOL_ADMIN,
-    summary: "Mark the board's answers in one of the school's conversations read",
-    answer: shape<void>(),
   }),
   reply: endpoint({
     method: 'POST',

@@ -48,15 +48,14 @@ export const conversationRoutes: Route[] = [
 
   serve(E.schoolOne, async (c) => {
     const id = idOf(c, M.notFound);
-    const reader = { kind: 'school', schoolId: callerOf(c).trainingSchoolId } as const;
-    return ok(c, await readConversation(dbOf(c), reader, id));
-  }),
-
-  serve(E.schoolRead, async (c) => {
-    const id = idOf(c, M.notFound);
     const schoolId = callerOf(c).trainingSchoolId;
-    await transact(c, (tx) => markAnswersRead(tx, schoolId, id));
-    return ok(c, undefined);
+    // Opening it is reading it (a page's load is a GET, and a write while a page loads would make it load
+    // again): the answers are marked read in the same transaction as they are read.
+    const conversation = await transact(c, async (tx) => {
+      await markAnswersRead(tx, schoolId, id);
+      return readConversation(tx, { kind: 'school', schoolId }, id);
+    });
+    return ok(c, conversation);
   }),
 
   serve(E.reply, async (c) => {

@@ -14,12 +14,9 @@ export const answerConversation = async (values: FormValues) =>
 export const loadSchoolConversations = async (): Promise<ConversationSummary[]> =>
   (await send(E.schoolList)).data;
 
-/** One of the school's conversations; opening it reads the board's answers in it. */
-export async function loadSchoolConversation(id: number): Promise<Conversation> {
-  const { data } = await send(E.schoolOne, { params: { id } });
-  await send(E.schoolRead, { params: { id } });
-  return data;
-}
+/** One of the school's conversations; opening it reads the board's answers in it (the server's GET). */
+export const loadSchoolConversation = async (id: number): Promise<Conversation> =>
+  (await send(E.schoolOne, { params: { id } })).data;
 
 export const replyToConversation = async (values: FormValues) =>
   send(E.reply, { params: { id: Number(values.id) }, body: { message: String(values.message ?? '') } });
