@@ -3,7 +3,7 @@
  * answered by the board from Notifications, replied to by the school. Plain text, shown as text.
  */
 
-export interface ConversationMessage {
+interface ConversationMessage {
   id: number;
   from: 'school' | 'board';
   /** The writer's name. */

@@ -34,7 +34,7 @@ export interface NotificationLink {
 /** The page a conversation is shown on, to the board (from Notifications) and to its school. */
 export const BOARD_CONVERSATION_PAGE = '/notifications/conversation';
 export const SCHOOL_MESSAGES_PAGE = '/messages';
-export const boardConversationPath = (id: number | string) => `${BOARD_CONVERSATION_PAGE}/${id}`;
+const boardConversationPath = (id: number | string) => `${BOARD_CONVERSATION_PAGE}/${id}`;
 export const schoolConversationPath = (id: number | string) => `${SCHOOL_MESSAGES_PAGE}/${id}`;
 
 /**

@@ -2,7 +2,7 @@ import { formatDateTime } from '../../contract/format';
 import { useSelector } from '@xstate/react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { NOTIFICATION_LISTS } from '../../contract/lists';
-import type { BoardNotification } from '../../contract/notifications';
+import { NOTIFICATION_KINDS, type BoardNotification } from '../../contract/notifications';
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
 import { Button } from '../ui/controls';
@@ -46,6 +46,9 @@ function NotificationList({ tab }: { tab: Tab }) {
                   <div className="min-w-0">
                     <p className="font-medium">{item.title}</p>
                     <p className="text-xs text-slate-500">
+                      {Object.hasOwn(NOTIFICATION_KINDS, item.kind)
+                        ? `${NOTIFICATION_KINDS[item.kind as keyof typeof NOTIFICATION_KINDS]} · `
+                        : ''}
                       {item.school ? `${item.school.name} (${item.school.code}) · ` : ''}
                       {formatDateTime(item.created_at)}
                     </p>

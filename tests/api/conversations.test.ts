@@ -12,6 +12,7 @@ import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
 import { RESIT_ENDPOINTS } from '../../contract/resits.endpoints';
 import { issueToken } from '../../server/auth/tokens';
 import { mailConversationAnswers } from '../../server/conversations/mail';
+import { schoolConversations, unansweredMessages, unreadAnswers } from '../../server/conversations/service';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import {
   auditLog,
@@ -129,11 +130,25 @@ describe('a conversation: the school writes, the board answers from Notification
       messages: 2,
       unread_answers: 1,
     });
+    // The Dashboard's readers agree with the list.
+    const schoolId = await schoolIdOf(t, 'SHT-IB');
+    const listedUnread = (listed.body.data as { unread_answers: number }[]).reduce(
+      (sum, c) => sum + c.unread_answers,
+      0,
+    );
+    expect(await unreadAnswers(db(), schoolId)).toBe(listedUnread);
+    expect((await schoolConversations(db(), schoolId, { limit: 1 }))[0].id).toBe(id);
+    const waiting = await db()
+      .select({ total: count() })
+      .from(conversations)
+      .where(eq(conversations.lastFromBoard, false));
+    expect(await unansweredMessages(db())).toBe(waiting[0].total);
     // Opening it reads it.
     const mine = await t.request('GET', at(E.schoolOne, id), { token: tokens.school1 });
     expect(mine.body.data.messages).toHaveLength(2);
     const after = await t.request('GET', E.schoolList.path, { token: tokens.school1 });
     expect(after.body.data.find((c: { id: number }) => c.id === id).unread_answers).toBe(0);
+    expect(await unreadAnswers(db(), schoolId)).toBe(listedUnread - 1);
 
     // The school replies: the board is told again, with the same link.
     const replied = await t.request('POST', at(E.reply, id), {
