@@ -3,7 +3,8 @@
  * answered by the board from Notifications, replied to by the school. Plain text, shown as text.
  */
 
-interface ConversationMessage {
+/** One message of a conversation: the school's or the board's. */
+export interface ConversationMessage {
   id: number;
   from: 'school' | 'board';
   /** The writer's name. */

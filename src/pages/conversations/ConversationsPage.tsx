@@ -1,6 +1,10 @@
 import { Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
-import { CONVERSATION_MESSAGES as M, type Conversation } from '../../../contract/conversations';
+import {
+  CONVERSATION_MESSAGES as M,
+  type Conversation,
+  type ConversationMessage,
+} from '../../../contract/conversations';
 import { formatDateTime } from '../../../contract/format';
 import {
   BOARD_CONVERSATION_PAGE,
@@ -35,24 +39,39 @@ function idAfter(page: string, location: string): number | null {
 
 const loading = <p className="text-slate-600">Loading…</p>;
 
+function MessageItem({
+  message,
+  mine,
+  school,
+}: {
+  message: ConversationMessage;
+  mine: boolean;
+  school: string;
+}) {
+  return (
+    <li
+      className={`rounded-md p-4 ring-1 ${mine ? 'bg-brand-50 ring-brand-100 sm:ml-12' : 'bg-white ring-slate-200 sm:mr-12'}`}
+    >
+      <p className="text-xs text-slate-500">
+        {message.from === 'board' ? 'The board' : school}
+        {message.author ? ` · ${message.author}` : ''} · {formatDateTime(message.created_at)}
+      </p>
+      <p className="mt-1 whitespace-pre-line break-words">{message.body}</p>
+    </li>
+  );
+}
+
 function Thread({ conversation, side }: { conversation: Conversation; side: 'board' | 'school' }) {
   return (
     <ol className="mt-4 space-y-3" aria-label="Messages">
-      {conversation.messages.map((message) => {
-        const mine = message.from === side;
-        return (
-          <li
-            key={message.id}
-            className={`rounded-md p-4 ring-1 ${mine ? 'bg-brand-50 ring-brand-100 sm:ml-12' : 'bg-white ring-slate-200 sm:mr-12'}`}
-          >
-            <p className="text-xs text-slate-500">
-              {message.from === 'board' ? 'The board' : conversation.school.name}
-              {message.author ? ` · ${message.author}` : ''} · {formatDateTime(message.created_at)}
-            </p>
-            <p className="mt-1 whitespace-pre-line break-words">{message.body}</p>
-          </li>
-        );
-      })}
+      {conversation.messages.map((message) => (
+        <MessageItem
+          key={message.id}
+          message={message}
+          mine={message.from === side}
+          school={conversation.school.name}
+        />
+      ))}
     </ol>
   );
 }
