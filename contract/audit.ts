@@ -76,6 +76,9 @@ export const AUDIT_ACTIONS = {
   'broadcast.reminded': 'broadcast',
   'broadcast.read': 'broadcast',
   'broadcast.acknowledged': 'broadcast',
+  'conversation.started': 'conversation',
+  'conversation.answered': 'conversation',
+  'conversation.replied': 'conversation',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

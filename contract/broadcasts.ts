@@ -99,9 +99,6 @@ export interface AudienceChoices {
 /** The school admins' own list of broadcasts (linked from their Dashboard). */
 export const SCHOOL_BROADCASTS_PAGE = '/broadcasts';
 
-/** The kind of the board notification written when a school acknowledges a broadcast. */
-export const BROADCAST_ACKNOWLEDGED_KIND = 'broadcast.acknowledged';
-
 export const BROADCAST_MESSAGES = {
   sent: 'The broadcast has been sent.',
   titleRequired: 'Enter a title',

@@ -2,6 +2,7 @@ import { BROADCAST_ENDPOINTS } from './broadcasts.endpoints';
 import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
+import { CONVERSATION_ENDPOINTS } from './conversations.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import { DIET_ENDPOINTS } from './diets.endpoints';
 import { DOCUMENT_ENDPOINTS } from './documents.endpoints';
@@ -33,6 +34,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   reference: REFERENCE_ENDPOINTS,
   schools: SCHOOL_ENDPOINTS,
   notifications: NOTIFICATION_ENDPOINTS,
+  conversations: CONVERSATION_ENDPOINTS,
   courses: COURSE_ENDPOINTS,
   meta: META_ENDPOINTS,
   payments: PAYMENT_ENDPOINTS,

@@ -69,6 +69,10 @@ export const SUB_PAGES = [
   // The school's own list of broadcasts (issue 26), linked from its Dashboard: the header's Broadcast
   // dropdown is the admin's (spec section 6).
   { path: SCHOOL_BROADCASTS_PAGE, label: 'Broadcasts from the board', roles: SCHOOL_ADMIN },
+  // A school's messages with the board (issue 26): the board's view of one, opened from Notifications,
+  // and the school's own list (from its Dashboard).
+  { path: '/notifications/conversation', label: 'Conversation', roles: ADMIN },
+  { path: '/messages', label: 'Messages with the board', roles: SCHOOL_ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

@@ -31,9 +31,10 @@ export const NOTIFICATION_ENDPOINTS = {
     method: 'POST',
     path: '/api/training-school-admin/message-board',
     roles: SCHOOL_ADMIN,
-    summary: "Send the board a message from the caller's school",
+    summary: "Send the board a message from the caller's school (it starts a conversation)",
     input: { in: 'json', validator: messageBoardValidator },
-    answer: shape<void>(),
+    /** The conversation it started. */
+    answer: shape<{ id: number }>(),
   }),
   /** Closing reminders and extensions, newest first (SCHOOL_NOTICES_SHOWN of them). */
   schoolNotices: endpoint({

@@ -1,6 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
-  BROADCAST_ACKNOWLEDGED_KIND,
   BROADCAST_LIMITS as L,
   BROADCAST_MESSAGES as M,
   type AudienceChoices,
@@ -22,11 +21,11 @@ import {
   candidates,
   courseHeaders,
   files,
-  notifications,
   trainingSchools,
   users,
 } from '../db/schema';
 import { Invalid, NotFound, Refused } from '../errors';
+import { notifyBoard } from '../notifications/sources';
 import { removeFiles } from '../candidates/uploads';
 import { newKey, type WithStorage } from '../storage/storage';
 import { checkUpload, IMAGE_TYPES, type Upload, type UploadRule } from '../storage/uploads';
@@ -538,13 +537,12 @@ export async function acknowledgeBroadcast(tx: Database, actor: Actor, schoolId:
       .select({ name: trainingSchools.name, code: trainingSchools.code })
       .from(trainingSchools)
       .where(eq(trainingSchools.id, schoolId));
-    await tx.insert(notifications).values({
-      kind: BROADCAST_ACKNOWLEDGED_KIND,
+    await notifyBoard(tx, actor, {
+      kind: 'broadcast.acknowledged',
       title: `${school.name} acknowledged a broadcast`,
       body: `${school.name} (${school.code}) acknowledged "${found.title}".`,
-      trainingSchoolId: schoolId,
-      createdBy: userId,
-      data: { broadcast_id: id },
+      schoolId,
+      subject: id,
     });
     await audit(tx, actor, {
       action: 'broadcast.acknowledged',

@@ -1,4 +1,4 @@
-import { BROADCAST_ACKNOWLEDGED_KIND } from '../../contract/broadcasts';
+import type { NotificationKind } from '../../contract/notifications';
 import { BROADCAST_FILE_KIND } from '../broadcasts/service';
 import {
   broadcastAttachments,
@@ -169,7 +169,7 @@ export async function seedBroadcasts(demo: DemoSeed, accounts: DemoAccounts): Pr
     for (const school of schools) {
       if (item.did[school.code] !== 'acknowledged') continue;
       await tx.insert(notifications).values({
-        kind: BROADCAST_ACKNOWLEDGED_KIND,
+        kind: 'broadcast.acknowledged' satisfies NotificationKind,
         title: `${school.name} acknowledged a broadcast`,
         body: `${school.name} (${school.code}) acknowledged "${item.title}".`,
         trainingSchoolId: school.id,
@@ -177,7 +177,7 @@ export async function seedBroadcasts(demo: DemoSeed, accounts: DemoAccounts): Pr
         createdAt: new Date(sentAt.getTime() + 4 * 3600_000),
         readAt: item.daysAgo > 7 ? new Date(sentAt.getTime() + 24 * 3600_000) : null,
         readBy: item.daysAgo > 7 ? accounts.adminId : null,
-        data: { broadcast_id: row.id },
+        subject: String(row.id),
       });
     }
   }

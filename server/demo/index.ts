@@ -69,8 +69,9 @@ export async function seedDemo(
       const diets = await seedDiets(tx, now, accounts.adminId);
       const candidates = await seedCandidates(demo, accounts, headers, diets);
       await seedListed(demo, accounts, candidates, diets);
-      await seedNotifications(demo, accounts);
       await seedPayments(demo, accounts, candidates, diets);
+      // After payments and resits: the board's notifications of them lead to the demo's own rows.
+      await seedNotifications(demo, accounts);
       await seedScores(demo, accounts, diets);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);

@@ -14,7 +14,8 @@ export type JobName =
   | 'sandbox-webhook'
   | 'print-photos'
   | 'document-pdf'
-  | 'broadcast-mail';
+  | 'broadcast-mail'
+  | 'conversation-mail';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

@@ -14,6 +14,7 @@ import { runUpkeep } from '../upkeep';
 import { makeMissingPrintPhotos } from '../candidates/printPhotos';
 import { buildDocumentJob } from '../documents/jobs';
 import { sendBroadcastMails } from '../broadcasts/outbox';
+import { mailConversationAnswers } from '../conversations/mail';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -136,6 +137,18 @@ export const JOBS = {
     expireInSeconds: 5 * 60,
     run: ({ database, mailer, log, publicUrl }) =>
       sendBroadcastMails({ db: database.db, mailer, log, publicUrl }),
+  },
+  /**
+   * The board's answers mailed to the school's admins (server/conversations/mail.ts): the outbox, one
+   * row a transaction, skip locked. Woken by each answer; swept every 5 minutes for what a failure left.
+   * 'short': one run queued at a time however many answers wake it (a run sends every row due).
+   */
+  'conversation-mail': {
+    cron: '*/5 * * * *',
+    expireInSeconds: 5 * 60,
+    policy: 'short',
+    run: ({ database, mailer, log, publicUrl }) =>
+      mailConversationAnswers({ db: database.db, mailer, log, publicUrl }),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

@@ -1,5 +1,5 @@
 import { eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { BoardNotification } from '../../contract/notifications';
+import { notificationLink, type BoardNotification } from '../../contract/notifications';
 import type { SchoolStatus } from '../../contract/schools';
 import { boardToday } from '../boardDate';
 import { searchConditions } from '../candidates/list';
@@ -155,5 +155,6 @@ export const notificationSource = (read: boolean) => ({
     school: school ? { id: school.id, code: school.code, name: school.name } : null,
     created_at: n.createdAt.toISOString(),
     read_at: n.readAt?.toISOString() ?? null,
+    link: notificationLink(n.kind, { school, subject: n.subject }),
   }),
 });

@@ -11,7 +11,8 @@ type MailKind =
   | 'requested reset code'
   | 'registration reminder'
   | 'broadcast'
-  | 'broadcast reminder';
+  | 'broadcast reminder'
+  | 'conversation answer';
 
 export interface Mail {
   to: string;

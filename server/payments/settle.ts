@@ -9,7 +9,8 @@ import {
 } from '../../contract/payments';
 import { audit, type Actor } from '../audit';
 import type { Database } from '../db/client';
-import { paymentIssues, paymentItems, paymentReceiptSeq, payments } from '../db/schema';
+import { paymentIssues, paymentItems, paymentReceiptSeq, payments, trainingSchools } from '../db/schema';
+import { notifyBoard } from '../notifications/sources';
 import { ProviderFailure } from '../errors';
 import { describeError, type Logger } from '../log';
 import type { PaymentProvider, ProviderTransaction } from './provider';
@@ -271,6 +272,17 @@ export async function settle(
           charged_kobo: transaction.amountKobo,
           fees_kobo: transaction.feesKobo,
         },
+      });
+      const [school] = await tx
+        .select({ code: trainingSchools.code, name: trainingSchools.name })
+        .from(trainingSchools)
+        .where(eq(trainingSchools.id, payment.trainingSchoolId));
+      await notifyBoard(tx, actor, {
+        kind: 'payment.received',
+        title: `Payment received from ${school.name}`,
+        body: `${school.name} (${school.code}) has paid ${formatNaira(payment.amountKobo)}: receipt ${receiptNumber}, reference ${reference}.`,
+        schoolId: payment.trainingSchoolId,
+        subject: reference,
       });
       if (duplicates.items > 0) {
         await openIssue(tx, actor, {

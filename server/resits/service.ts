@@ -10,6 +10,7 @@ import { Invalid, NotFound, Refused } from '../errors';
 import { dietByCode, unknownDiet } from '../diets/byCode';
 import { decideWindow, extensionOf, windowRefusal, type CurrentDiet } from '../diets/window';
 import { dietOf, findIndexedCandidate, removeFromList, selectListed, toListedCandidate } from '../listed';
+import { notifyBoard } from '../notifications/sources';
 import { activeSanction } from '../sanctions';
 
 /**
@@ -101,6 +102,20 @@ export async function addResit(tx: Database, actor: Actor, scope: ListScope, inp
   if (!inserted) throw new Invalid({ diet: [M.duplicate] });
   const row = (await loadResit(tx, inserted.id))!;
   await audit(tx, actor, { action: 'resit.added', entityId: inserted.id, after: auditSnapshot(row) });
+  // A school's entry tells the board (one a resit entry: they are added one at a time); the board's own do not.
+  if (scope.kind === 'school') {
+    const [school] = await tx
+      .select({ code: trainingSchools.code, name: trainingSchools.name })
+      .from(trainingSchools)
+      .where(eq(trainingSchools.id, candidate!.trainingSchoolId));
+    await notifyBoard(tx, actor, {
+      kind: 'resit.added',
+      title: `Resit added by ${school.name}`,
+      body: `${school.name} (${school.code}) has entered ${candidate!.candidateIndex} for a resit in ${diet.name}: ${row.papers.join(', ')}.`,
+      schoolId: candidate!.trainingSchoolId,
+      subject: candidate!.candidateIndex,
+    });
+  }
   return row;
 }
 

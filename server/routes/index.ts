@@ -12,6 +12,7 @@ import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
 import { metaRoutes } from './meta';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
+import { conversationRoutes } from './conversations';
 import { offenderRoutes } from './offenders';
 import { passwordResetRoutes } from './passwordReset';
 import { paymentsRoutes } from './payments';
@@ -39,6 +40,7 @@ export const API_ROUTES: readonly Route[] = [
   ...schoolRoutes,
   ...notificationRoutes,
   ...messageBoardRoutes,
+  ...conversationRoutes,
   ...candidateRoutes,
   ...candidateRecordRoutes,
   ...bulkIndexingRoutes,

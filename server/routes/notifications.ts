@@ -6,7 +6,8 @@ import { Invalid } from '../errors';
 import { callerOf, dbOf, transact } from '../http/context';
 import { ok } from '../http/respond';
 import { serve, type Route } from '../http/route';
-import { markAllRead, markRead, sendMessage } from '../notifications/service';
+import { startConversation } from '../conversations/service';
+import { markAllRead, markRead } from '../notifications/service';
 
 /** The board's notifications (spec section 7; server/notifications/service.ts). */
 export const notificationRoutes: Route[] = [
@@ -53,7 +54,7 @@ export const messageBoardRoutes: Route[] = [
 
   serve(E.messageBoard, async (c) => {
     const schoolId = callerOf(c).trainingSchoolId;
-    await transact(c, (tx, actor) => sendMessage(tx, actor, schoolId, c.req.valid('json')));
-    return ok(c, undefined, NOTIFICATION_MESSAGES.messageSent);
+    const id = await transact(c, (tx, actor) => startConversation(tx, actor, schoolId, c.req.valid('json')));
+    return ok(c, { id }, NOTIFICATION_MESSAGES.messageSent);
   }),
 ];

@@ -1,8 +1,8 @@
 import { formatDateTime } from '../../contract/format';
 import { useSelector } from '@xstate/react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { NOTIFICATION_LISTS } from '../../contract/lists';
-import type { BoardNotification } from '../../contract/notifications';
+import { NOTIFICATION_KINDS, type BoardNotification } from '../../contract/notifications';
 import { useActors } from '../app/actors';
 import { markRead } from '../api/notifications';
 import { Button } from '../ui/controls';
@@ -46,10 +46,21 @@ function NotificationList({ tab }: { tab: Tab }) {
                   <div className="min-w-0">
                     <p className="font-medium">{item.title}</p>
                     <p className="text-xs text-slate-500">
+                      {Object.hasOwn(NOTIFICATION_KINDS, item.kind)
+                        ? `${NOTIFICATION_KINDS[item.kind as keyof typeof NOTIFICATION_KINDS]} · `
+                        : ''}
                       {item.school ? `${item.school.name} (${item.school.code}) · ` : ''}
                       {formatDateTime(item.created_at)}
                     </p>
                     <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700">{item.body}</p>
+                    {item.link && (
+                      <Link
+                        href={item.link.href}
+                        className="mt-1 inline-block text-sm text-brand-700 underline"
+                      >
+                        {item.link.label}
+                      </Link>
+                    )}
                   </div>
                   {tab === 'unread' && (
                     <Button variant="secondary" disabled={!view.canAct} onClick={() => act({ id: item.id })}>

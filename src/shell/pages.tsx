@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { SCHOOL_BROADCASTS_PAGE } from '../../contract/broadcasts';
 import { HOME_PATH } from '../../contract/navigation';
+import { SCHOOL_MESSAGES_PAGE } from '../../contract/notifications';
 import { ROLE_LABELS } from '../../contract/roles';
 import { useActors, useSession } from '../app/actors';
 import { Button } from '../ui/controls';
@@ -56,11 +57,15 @@ export function OverviewPage() {
         <div className="mt-4 rounded-md bg-white p-6 ring-1 ring-slate-200">
           <h2 className="font-semibold">Need the board?</h2>
           <p className="mt-1 text-slate-600">
-            Send the board a message; it arrives among the board&apos;s notifications.
+            Send the board a message; it arrives among the board&apos;s notifications, and its answers come to
+            your messages (and by mail).
           </p>
-          <Button className="mt-4" onClick={() => messageForm.send({ type: 'form.open' })}>
-            Message the board
-          </Button>
+          <div className="mt-4 flex flex-wrap items-center gap-4">
+            <Button onClick={() => messageForm.send({ type: 'form.open' })}>Message the board</Button>
+            <Link href={SCHOOL_MESSAGES_PAGE} className="text-brand-700 underline">
+              Your messages with the board
+            </Link>
+          </div>
         </div>
       )}
       {user.user_role === 'school_admin' && (

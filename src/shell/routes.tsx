@@ -19,6 +19,10 @@ export interface ShellPage {
 
 // Each area is its own chunk, loaded when first opened.
 const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
+// A school's messages with the board: the school's pages and the board's view of one, one chunk.
+const conversations = () => import('../pages/conversations/ConversationsPage');
+const SchoolMessagesPage = lazy(conversations);
+const BoardConversationPage = lazy(() => conversations().then((m) => ({ default: m.BoardConversationPage })));
 const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
 const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
 const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
@@ -62,6 +66,8 @@ const builtPages: Record<string, () => ReactNode> = {
   [HOME_PATH]: () => <OverviewPage />,
   '/print-document': () => <PrintDocumentsPage />,
   '/notifications': () => <NotificationsPage />,
+  '/notifications/conversation': () => <BoardConversationPage />,
+  '/messages': () => <SchoolMessagesPage />,
   '/school': () => <SchoolsPage />,
   '/courses': () => <CoursesPage />,
   '/candidate/index-a-candidate': () => <IndexFormPage />,

@@ -265,6 +265,19 @@ const PARAMETERS: Record<string, (caller: Caller) => Promise<Call[]>> = {
     const row = firstOf(mine, 'broadcast with a file', (item) => item.attachments.length > 0);
     return [{ label: "a broadcast's file", path: { id: row.id, attachment: row.attachments[0].id } }];
   },
+  // A conversation the demo holds: the board's from a notification's link, a school's from its list.
+  '/api/admin/conversations/{id}': async (caller) => {
+    const rows = await rowsOf<{ kind: string; link: { href: string } | null }>(
+      '/api/admin/training-school-notification-read?per_page=100',
+      caller,
+    );
+    const note = firstOf(rows, 'answered message', (row) => row.kind === 'school.message' && !!row.link);
+    return [{ label: 'a conversation', path: { id: note.link!.href.split('/').pop()! } }];
+  },
+  '/api/training-school-admin/conversations/{id}': async (caller) => {
+    const rows = await read<{ id: number }[]>('/api/training-school-admin/conversations', caller);
+    return [{ label: "the school's latest conversation", path: { id: firstOf(rows, 'conversation').id } }];
+  },
   // The public check of a code printed just now (the demo's own prints are checked in tests/api/demo.test.ts).
   '/api/verify/{code}': async () => {
     const printed = await read<{ verification: { code: string } }>(

@@ -3,11 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROADCAST_ACKNOWLEDGED_KIND,
-  BROADCAST_LIMITS,
-  BROADCAST_MESSAGES as M,
-} from '../../contract/broadcasts';
+import { BROADCAST_LIMITS, BROADCAST_MESSAGES as M } from '../../contract/broadcasts';
 import { UPLOAD_LIMIT_BYTES } from '../../contract/constants';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { issueToken } from '../../server/auth/tokens';
@@ -392,9 +388,9 @@ describe("a school's side", () => {
       .select()
       .from(notifications)
       .where(
-        and(eq(notifications.kind, BROADCAST_ACKNOWLEDGED_KIND), eq(notifications.trainingSchoolId, ids.ib)),
+        and(eq(notifications.kind, 'broadcast.acknowledged'), eq(notifications.trainingSchoolId, ids.ib)),
       );
-    expect(told.filter((n) => (n.data as { broadcast_id: number }).broadcast_id === id)).toHaveLength(1);
+    expect(told.filter((n) => n.subject === String(id))).toHaveLength(1);
 
     const detail = (await t.request('GET', `${SEND}/${id}`, { token: admin })).body.data;
     expect(detail).toMatchObject({ schools: 1, read: 1, acknowledged: 1, can_remind: false });

@@ -52,7 +52,11 @@ describe("a school admin's message to the board", () => {
   it('becomes one unread notification of the school, with the subject as title and the message as body', async () => {
     const response = await send(school1, '  Late registration ', 'Two candidates missed the deadline.');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, message: NOTIFICATION_MESSAGES.messageSent });
+    expect(response.body).toEqual({
+      success: true,
+      data: { id: expect.any(Number) },
+      message: NOTIFICATION_MESSAGES.messageSent,
+    });
 
     expect(await count()).toEqual({ success: true, data: 1 });
     const page = await unread();
@@ -68,6 +72,10 @@ describe("a school admin's message to the board", () => {
             school: { id: schoolIds.ib, code: 'SHT-IB', name: 'School of Health Technology, Ibadan' },
             created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
             read_at: null,
+            link: {
+              href: expect.stringMatching(/^\/notifications\/conversation\/\d+$/),
+              label: 'Open the conversation',
+            },
           },
         ],
         page: 1,

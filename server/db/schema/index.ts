@@ -11,6 +11,7 @@ import {
 import { broadcastAttachments, broadcastMails, broadcastRecipients, broadcasts } from './broadcasts';
 import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
+import { conversationMails, conversationMessages, conversations } from './conversations';
 import { courseHeaders } from './courses';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
@@ -41,6 +42,7 @@ export * from './auth';
 export * from './broadcasts';
 export * from './bulk';
 export * from './candidates';
+export * from './conversations';
 export * from './courses';
 export * from './diets';
 export * from './documents';
@@ -78,6 +80,9 @@ export const schema = {
   broadcastAttachments,
   broadcastRecipients,
   broadcastMails,
+  conversations,
+  conversationMessages,
+  conversationMails,
   bulkBatches,
   fees,
   payments,

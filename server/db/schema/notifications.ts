@@ -23,6 +23,11 @@ export const notifications = pgTable(
     readBy: integer('read_by').references(() => users.id),
     /** Facts of a kind that groups (candidates.registered: `{ count }`), so a group can be updated. */
     data: jsonb('data'),
+    /**
+     * What it is about, as its kind's link needs it (contract/notifications.ts `notificationLink`): a
+     * conversation's id, a payment's reference, a candidate's index number, a broadcast's id.
+     */
+    subject: text('subject'),
   },
   (t) => [
     // Partial indexes, read backwards for the lists' newest-first order: the unread count and the

@@ -294,6 +294,12 @@ describe('what hostile input is answered', () => {
       })
       .returning({ id: notifications.id, readAt: notifications.readAt });
     expect(notification.readAt).toBeNull();
+    // Read before (an answer to a school's conversation reads its notification: the fuzz above answers
+    // conversation 1 with every value a message may be).
+    const readBefore = await db
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(isNotNull(notifications.readAt));
     for (const id of [2147483648, 1e308, true, [1], '1', 0, -1, 1.5]) {
       const response = await t.request('POST', '/api/admin/notifications/mark-read', {
         token: await tokenOf('admin'),
@@ -309,7 +315,7 @@ describe('what hostile input is answered', () => {
       .select({ id: notifications.id })
       .from(notifications)
       .where(isNotNull(notifications.readAt));
-    expect(read).toEqual([]);
+    expect(read).toEqual(readBefore);
   });
 
   it('an id out of range on impersonate is refused in words', async () => {
