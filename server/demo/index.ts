@@ -15,6 +15,7 @@ import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
 import { seedPrints } from './printed';
 import { seedScores } from './scores';
+import { seedStaff } from './staff';
 
 export { DEMO_PASSWORD, DEMO_SIGN_INS } from './accounts';
 
@@ -71,6 +72,7 @@ export async function seedDemo(
       await seedNotifications(demo, accounts);
       await seedPayments(demo, accounts, candidates, diets);
       await seedScores(demo, accounts, diets);
+      await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       return candidates.length;
     });

@@ -13,6 +13,7 @@ import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 import { makeMissingPrintPhotos } from '../candidates/printPhotos';
 import { buildDocumentJob } from '../documents/jobs';
+import { mailWaitingInvitations } from '../staff/invitations';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -122,6 +123,16 @@ export const JOBS = {
     expireInSeconds: 15 * 60,
     run: ({ database, storage, log, publicUrl }, data: { id: number }) =>
       buildDocumentJob({ db: database.db, storage, log, publicUrl }, data),
+  },
+  /**
+   * Board-staff invitations waiting in their outbox (server/staff/invitations.ts), each mailed once: woken
+   * by the route that queues one (one job queued however many sends), and every five minutes for any
+   * left by a process that stopped before waking it. Idempotent: a mailed row is never sent again.
+   */
+  'staff-invitation': {
+    cron: '*/5 * * * *',
+    policy: 'short',
+    run: ({ database, mailer, publicUrl }) => mailWaitingInvitations({ db: database.db, mailer, publicUrl }),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

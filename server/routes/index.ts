@@ -20,6 +20,7 @@ import { boardRegistrationRoutes, schoolRegistrationRoutes } from './registratio
 import { boardResitRoutes, schoolResitRoutes } from './resits';
 import { schoolRoutes } from './schools';
 import { scoreRoutes } from './scores';
+import { staffRoutes } from './staff';
 
 /**
  * Every API route, one module an area. The app serves exactly these (server/app.ts) and the
@@ -52,6 +53,7 @@ export const API_ROUTES: readonly Route[] = [
   ...scoreRoutes,
   ...documentRoutes,
   ...documentFileRoutes,
+  ...staffRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

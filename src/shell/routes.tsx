@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import {
+  BOARD_STAFF_PAGE,
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
   HOME_PATH,
@@ -25,6 +26,7 @@ const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
 const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
+const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 // The payments area is one chunk; its tabs are named exports of it.
 const payments = () => import('../pages/payments/PaymentsPage');
@@ -80,6 +82,7 @@ const builtPages: Record<string, () => ReactNode> = {
   '/score/results': () => <ResultsPage />,
   '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
   [CANDIDATE_RECORD_PAGE]: () => <CandidateRecordPage />,
+  [BOARD_STAFF_PAGE]: () => <StaffPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

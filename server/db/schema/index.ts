@@ -5,6 +5,7 @@ import {
   knownBrowsers,
   passwordResets,
   signInChallenges,
+  staffInvitations,
   throttleHits,
   users,
 } from './auth';
@@ -92,4 +93,5 @@ export const schema = {
   schoolDocumentChoices,
   serverSecrets,
   documentJobs,
+  staffInvitations,
 };
