@@ -6,8 +6,7 @@ import { PROFILE_MESSAGES } from './profile';
  */
 
 /** invited: added, has not yet set a password through the mailed link; suspended: cannot sign in. */
-export const STAFF_STATUSES = ['invited', 'active', 'suspended'] as const;
-export type StaffStatus = (typeof STAFF_STATUSES)[number];
+export type StaffStatus = 'invited' | 'active' | 'suspended';
 
 export const STAFF_STATUS_LABELS: Record<StaffStatus, string> = {
   invited: 'Invited',

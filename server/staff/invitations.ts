@@ -25,7 +25,7 @@ export interface InvitationPost {
 
 /** The link of the mail: the reset page, with the address and the code in the fragment (which no
  * browser sends to a server, so it reaches no request log). */
-export const invitationLink = (publicUrl: string, email: string, code: string) =>
+const invitationLink = (publicUrl: string, email: string, code: string) =>
   `${publicUrl}${RESET_PASSWORD_PAGE}#${new URLSearchParams({ invitation: '1', email, code }).toString()}`;
 
 export async function mailWaitingInvitations(
