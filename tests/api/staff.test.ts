@@ -10,7 +10,9 @@ import { SCORE_ENDPOINTS } from '../../contract/scores.endpoints';
 import { INVITATION_SENDS_PER_DAY, STAFF_MESSAGES as M, type StaffMember } from '../../contract/staff';
 import { STAFF_ENDPOINTS as E } from '../../contract/staff.endpoints';
 import { issueToken } from '../../server/auth/tokens';
-import { users } from '../../server/db/schema';
+import { staffInvitations, users } from '../../server/db/schema';
+import type { Mail, Mailer } from '../../server/mail/mailer';
+import { mailWaitingInvitations } from '../../server/staff/invitations';
 import type { Logger } from '../../server/log';
 import { addUser, demoSignIns, lastAudit, until } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
@@ -235,6 +237,53 @@ describe('an invitation', () => {
     const joined = await post(fillPath(E.resendInvitation.path, { id }), {});
     expect(joined.status).toBe(409);
     expect(joined.body.message).toBe(M.notInvited);
+  });
+});
+
+describe('the outbox', () => {
+  /** A mailer that keeps what it is given, failing the first `failures` sends. */
+  function keepingMailer(failures = 0): Mailer & { sent: Mail[] } {
+    const sent: Mail[] = [];
+    let left = failures;
+    return {
+      sent,
+      async send(mail) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (left-- > 0) throw new Error('the mail server is down');
+        sent.push(mail);
+      },
+      describe: () => 'kept',
+      close: () => {},
+    };
+  }
+
+  it('mails a waiting invitation once with two workers at once, and again after a failed send', async () => {
+    const { id, email } = await invite('Outbox Test');
+    // The route's own job mails it first; wait until its run is over, then queue one more by hand.
+    await until(
+      () =>
+        db()
+          .select({ mailedAt: staffInvitations.mailedAt })
+          .from(staffInvitations)
+          .where(eq(staffInvitations.userId, id)),
+      (rows) => rows.every((row) => row.mailedAt !== null),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await db().insert(staffInvitations).values({ userId: id, invitedBy: adminId });
+    const failing = keepingMailer(1);
+    await expect(
+      mailWaitingInvitations({ db: db(), mailer: failing, publicUrl: 'http://portal.test' }),
+    ).rejects.toThrow('the mail server is down');
+    expect(failing.sent).toHaveLength(0);
+    const mailer = keepingMailer();
+    const post = { db: db(), mailer, publicUrl: 'http://portal.test' };
+    const runs = await Promise.all([mailWaitingInvitations(post), mailWaitingInvitations(post)]);
+    expect(mailer.sent.filter((mail) => mail.to === email)).toHaveLength(1);
+    expect(runs.reduce((sum, run) => sum + run.mailed, 0)).toBe(1);
+    expect(mailer.sent[0].kind).toBe('board invitation');
+    expect(mailer.sent[0].text).toContain('http://portal.test/reset-password#invitation=1&');
+    // Nothing is left: a third run mails nothing.
+    expect(await mailWaitingInvitations(post)).toEqual({ mailed: 0, dropped: 0 });
   });
 });
 
