@@ -17,6 +17,9 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   resendTooSoon: 'A code was sent less than a minute ago. Please wait before asking for another.',
   loggedOut: 'You have been logged out.',
+  /** A suspended board admin with the right password (issue 26); a wrong one is told what anyone is. */
+  accountSuspended:
+    'Your account has been suspended by the examinations board. Ask another board admin to reinstate it.',
 } as const;
 
 export interface LoginPayload {

@@ -20,6 +20,7 @@ import { NOTIFICATION_ENDPOINTS } from './notifications.endpoints';
 import { PROFILE_ENDPOINTS } from './profile.endpoints';
 import { REFERENCE_ENDPOINTS } from './reference.endpoints';
 import { SCHOOL_ENDPOINTS } from './schools.endpoints';
+import { STAFF_ENDPOINTS } from './staff.endpoints';
 
 /**
  * Every area's endpoints, by area: what the access matrix (server/access.ts), the OpenAPI document
@@ -47,6 +48,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   diets: DIET_ENDPOINTS,
   documents: DOCUMENT_ENDPOINTS,
   broadcasts: BROADCAST_ENDPOINTS,
+  staff: STAFF_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

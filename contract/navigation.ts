@@ -55,6 +55,9 @@ export const candidateRecordPath = (id: number) => `${CANDIDATE_RECORD_PAGE}/${i
  * Pages under a sidebar entry, reached from its page rather than the sidebar (whose entries are the
  * spec's, word for word): the Course Headers page's Exam diets tab, and the index form's bulk page.
  */
+/** The Board staff page (issue 26), reached from the Training Schools page, not from the sidebar. */
+export const BOARD_STAFF_PAGE = '/board-staff';
+
 export const SUB_PAGES = [
   { path: '/courses/diets', label: 'Exam Diets', roles: ADMIN },
   { path: '/candidate/index-a-candidate/bulk', label: 'Index candidates in bulk', roles: ADMIN },
@@ -73,6 +76,7 @@ export const SUB_PAGES = [
   // and the school's own list (from its Dashboard).
   { path: '/notifications/conversation', label: 'Conversation', roles: ADMIN },
   { path: '/messages', label: 'Messages with the board', roles: SCHOOL_ADMIN },
+  { path: BOARD_STAFF_PAGE, label: 'Board staff', roles: ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

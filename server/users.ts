@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { User } from '../contract/user';
 import { isRole } from '../contract/roles';
 import type { Database } from './db/client';
@@ -43,3 +43,15 @@ export async function findUserView(
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
+
+/**
+ * A board admin who can work: not suspended, and not still waiting to set a password through their
+ * invitation (issue 26). Markers are chosen from these (server/scores/sheets.ts), and the last of them
+ * cannot be suspended (server/staff/service.ts).
+ */
+export const activeBoardAdmin = () =>
+  and(
+    eq(users.role, 'admin'),
+    eq(users.active, true),
+    or(isNull(users.invitedAt), isNotNull(users.joinedAt)),
+  );

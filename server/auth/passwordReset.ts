@@ -14,6 +14,7 @@ import {
   signOutEverywhere,
   type ResetPost,
 } from '../schools/accounts';
+import { markJoined } from '../staff/service';
 import { normaliseEmail } from '../users';
 import { hashPassword, verifyPassword } from '../secrets';
 import { unknownBrowsersBucket } from './service';
@@ -123,6 +124,8 @@ export async function resetPassword(db: Database, actor: Actor, input: ResetInpu
       .update(users)
       .set({ passwordHash, updatedAt: sql`now()` })
       .where(eq(users.id, user.id));
+    // An invited board admin who set their password has joined (issue 26).
+    await markJoined(tx, actor, user.id);
     // Whoever held a session with the old password is signed out.
     const revoked = await signOutEverywhere(tx, user.id);
     await audit(

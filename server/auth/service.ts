@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import type {
   confirmCodeValidator,
@@ -83,10 +83,13 @@ export async function startSignIn(db: Database, actor: Actor, input: LoginInput,
     throw tooMany;
   }
 
-  const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
+  // A suspended board admin is found too, to be told so once their password is right (issue 26); any
+  // other inactive account is as unknown as one that does not exist.
+  const [found] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash, active: users.active })
     .from(users)
-    .where(and(eq(users.email, email), eq(users.active, true)));
+    .where(and(eq(users.email, email), or(eq(users.active, true), eq(users.role, 'admin'))));
+  const user = found?.active ? found : undefined;
   const browser = user ? await knownBrowserOf(db, user.id, browserCookie) : null;
   // An unknown email goes through the unknown browser's limits, as any stranger's attempt does.
   const failures = await takeHit(
@@ -108,9 +111,10 @@ export async function startSignIn(db: Database, actor: Actor, input: LoginInput,
   );
   if (!failures) throw tooMany;
   // Unknown email and wrong password answer alike, in the same time; the hits taken stay counted.
-  if (!(await verifyPassword(user?.passwordHash ?? null, input.password)) || !user) {
+  if (!(await verifyPassword(found?.passwordHash ?? null, input.password)) || !found) {
     throw new Invalid({ email: [AUTH_MESSAGES.credentialsRejected] });
   }
+  if (!user) throw new Refused(403, AUTH_MESSAGES.accountSuspended);
   await giveBack(db, failures);
 
   const loginId = randomSecret(24);

@@ -16,6 +16,7 @@ import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
 import { seedPrints } from './printed';
 import { seedScores } from './scores';
+import { seedStaff } from './staff';
 
 export { DEMO_PASSWORD, DEMO_SIGN_INS } from './accounts';
 
@@ -73,6 +74,7 @@ export async function seedDemo(
       // After payments and resits: the board's notifications of them lead to the demo's own rows.
       await seedNotifications(demo, accounts);
       await seedScores(demo, accounts, diets);
+      await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);
       return candidates.length;

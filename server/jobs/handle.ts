@@ -15,7 +15,8 @@ export type JobName =
   | 'print-photos'
   | 'document-pdf'
   | 'broadcast-mail'
-  | 'conversation-mail';
+  | 'conversation-mail'
+  | 'staff-invitation';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

@@ -15,6 +15,7 @@ import { makeMissingPrintPhotos } from '../candidates/printPhotos';
 import { buildDocumentJob } from '../documents/jobs';
 import { sendBroadcastMails } from '../broadcasts/outbox';
 import { mailConversationAnswers } from '../conversations/mail';
+import { mailWaitingInvitations } from '../staff/invitations';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -149,6 +150,16 @@ export const JOBS = {
     policy: 'short',
     run: ({ database, mailer, log, publicUrl }) =>
       mailConversationAnswers({ db: database.db, mailer, log, publicUrl }),
+  },
+  /**
+   * Board-staff invitations waiting in their outbox (server/staff/invitations.ts), each mailed once: woken
+   * by the route that queues one (one job queued however many sends), and every five minutes for any
+   * left by a process that stopped before waking it. Idempotent: a mailed row is never sent again.
+   */
+  'staff-invitation': {
+    cron: '*/5 * * * *',
+    policy: 'short',
+    run: ({ database, mailer, publicUrl }) => mailWaitingInvitations({ db: database.db, mailer, publicUrl }),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

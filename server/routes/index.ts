@@ -22,6 +22,7 @@ import { boardRegistrationRoutes, schoolRegistrationRoutes } from './registratio
 import { boardResitRoutes, schoolResitRoutes } from './resits';
 import { schoolRoutes } from './schools';
 import { scoreRoutes } from './scores';
+import { staffRoutes } from './staff';
 
 /**
  * Every API route, one module an area. The app serves exactly these (server/app.ts) and the
@@ -56,6 +57,7 @@ export const API_ROUTES: readonly Route[] = [
   ...documentRoutes,
   ...documentFileRoutes,
   ...broadcastRoutes,
+  ...staffRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

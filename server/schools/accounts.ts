@@ -43,7 +43,12 @@ async function expireOpenResets(db: Database, userId: number) {
  * The code is kept only as an argon2 hash: six digits are few, so a fast hash would give them away to
  * anyone holding a copy of the table.
  */
-export async function issueResetCode(db: Database, userId: number, createdBy: number | null) {
+export async function issueResetCode(
+  db: Database,
+  userId: number,
+  createdBy: number | null,
+  ttlHours: number = RESET_CODE_TTL_HOURS,
+) {
   const code = randomCode();
   const codeHash = await hashPassword(code);
   await expireOpenResets(db, userId);
@@ -53,7 +58,7 @@ export async function issueResetCode(db: Database, userId: number, createdBy: nu
       userId,
       codeHash,
       createdBy,
-      expiresAt: sql`now() + make_interval(hours => ${RESET_CODE_TTL_HOURS})`,
+      expiresAt: sql`now() + make_interval(hours => ${ttlHours})`,
     })
     .returning({ id: passwordResets.id });
   return { code, resetId: row.id };

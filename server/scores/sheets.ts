@@ -29,6 +29,7 @@ import { unblinded, visibleFlagged } from './blind';
 import { courseHeaderByCode } from './papers';
 import { agreementsOf, isWaiting } from './agreement';
 import { rosterCount, rosterOf, selectRoster, type StoredSheet } from './roster';
+import { activeBoardAdmin } from '../users';
 
 /**
  * Score sheets: a diet x course header x paper (optionally one school's), its markers, and its life
@@ -136,7 +137,7 @@ async function adminId(db: Database, id: number, field: string): Promise<number>
   const [user] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, id), eq(users.role, 'admin'), eq(users.active, true)));
+    .where(and(eq(users.id, id), activeBoardAdmin()));
   if (!user) throw new Invalid({ [field]: [M.markerUnknown] });
   return user.id;
 }
@@ -146,7 +147,7 @@ export const markers = (db: Database) =>
   db
     .select({ id: users.id, name: users.name })
     .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.active, true)))
+    .where(activeBoardAdmin())
     .orderBy(asc(users.name));
 
 export async function createSheet(tx: Database, actor: Actor, input: SheetInput): Promise<SheetRow> {
@@ -387,7 +388,7 @@ export async function setMarkerThree(tx: Database, actor: Actor, id: number, mar
   const [person] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, markerThreeId), eq(users.role, 'admin'), eq(users.active, true)));
+    .where(and(eq(users.id, markerThreeId), activeBoardAdmin()));
   await changeAudited(tx, actor, {
     table: scoreSheets,
     id,

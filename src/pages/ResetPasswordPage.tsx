@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
 import { LOGIN_PATH } from '../../contract/navigation';
@@ -21,7 +21,12 @@ const machine = formDialogMachine.provide({ actors: { submit: resetPassword } })
 export default function ResetPasswordPage() {
   // Coming from 'Forgot your password?': the address is filled in and the page says a code is coming.
   const params = new URLSearchParams(useSearch());
-  const givenEmail = params.get('email') ?? undefined;
+  // A board admin's invitation link (issue 26) carries the address and the code in the fragment, which
+  // the browser never sends to a server: both are filled in, and the page is about a first password.
+  const [link] = useState(() => new URLSearchParams(window.location.hash.slice(1)));
+  const invited = link.get('invitation') === '1';
+  const givenEmail = params.get('email') ?? link.get('email') ?? undefined;
+  const givenCode = link.get('code') ?? undefined;
   const codeAsked = params.get('sent') === '1';
   const { form, view } = useOpenForm(machine, RESET_MESSAGES.done);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -45,7 +50,7 @@ export default function ResetPasswordPage() {
     );
   }
   return (
-    <AuthLayout title="Reset your password">
+    <AuthLayout title={invited ? 'Set your password' : 'Reset your password'}>
       <form onSubmit={submit} noValidate className="space-y-4" aria-busy={view.busy || undefined}>
         {codeAsked && <Alert tone="info">{RESET_MESSAGES.codeMailed}</Alert>}
         <p className="text-sm text-slate-600">
@@ -68,7 +73,8 @@ export default function ResetPasswordPage() {
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={CONFIRM_CODE_LENGTH}
-          autoFocus={Boolean(givenEmail)}
+          defaultValue={givenCode}
+          autoFocus={Boolean(givenEmail) && !givenCode}
           error={fieldError('code')}
         />
         <NewPasswordFields fieldError={fieldError} hint={`At least ${PASSWORD_MIN_LENGTH} characters`} />

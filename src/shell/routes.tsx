@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import {
+  BOARD_STAFF_PAGE,
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
   HOME_PATH,
@@ -29,6 +30,7 @@ const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
 const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
+const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
 const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
@@ -92,6 +94,7 @@ const builtPages: Record<string, () => ReactNode> = {
   '/broadcast-school': () => <SendBroadcastPage />,
   '/broadcast-school/me': () => <YourBroadcastsPage />,
   '/broadcasts': () => <SchoolBroadcastsPage />,
+  [BOARD_STAFF_PAGE]: () => <StaffPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

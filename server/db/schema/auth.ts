@@ -30,7 +30,12 @@ export const users = pgTable(
     operatorId: text('operator_id'),
     trainingSchoolId: integer('training_school_id').references(() => trainingSchools.id),
     passwordHash: text('password_hash').notNull(),
+    /** False: deactivated (a school admin) or suspended (a board admin); no token of theirs resolves. */
     active: boolean('active').notNull().default(true),
+    /** A board admin added by invitation (issue 26): when they were invited, and when they first set a
+     * password through the mailed link (null until then: their status is 'invited'). */
+    invitedAt: timestamp('invited_at', { withTimezone: true }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -163,4 +168,24 @@ export const passwordResets = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
   (t) => [index('password_resets_user_idx').on(t.userId)],
+);
+
+/**
+ * The outbox of board-staff invitations (issue 26): one row per invitation mail asked for (the first,
+ * and each re-send). The job 'staff-invitation' mails a row once: it locks the row, issues the reset
+ * code the link carries, sends, and marks it mailed in one transaction; a second worker skips the
+ * locked row, and a mailed one is never sent again.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    invitedBy: integer('invited_by').references(() => users.id),
+    createdAt: createdAt(),
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [index('staff_invitations_user_idx').on(t.userId)],
 );

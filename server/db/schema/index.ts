@@ -5,6 +5,7 @@ import {
   knownBrowsers,
   passwordResets,
   signInChallenges,
+  staffInvitations,
   throttleHits,
   users,
 } from './auth';
@@ -103,4 +104,5 @@ export const schema = {
   schoolDocumentChoices,
   serverSecrets,
   documentJobs,
+  staffInvitations,
 };

@@ -1,4 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { Link } from 'wouter';
+import { BOARD_STAFF_PAGE } from '../../../contract/navigation';
 import {
   SCHOOL_MESSAGES,
   SCHOOL_ADMIN_MESSAGES,
@@ -63,7 +65,13 @@ export default function SchoolsPage() {
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">Training Schools</h1>
-        <Button onClick={() => open(schoolForm, null)}>New school</Button>
+        <div className="flex flex-wrap items-center gap-4">
+          {/* The board's own admins have their page here (issue 26), not in the spec's sidebar. */}
+          <Link href={BOARD_STAFF_PAGE} className="text-brand-700 underline-offset-2 hover:underline">
+            Board staff
+          </Link>
+          <Button onClick={() => open(schoolForm, null)}>New school</Button>
+        </div>
       </div>
       <SearchForm
         label="Find schools"
