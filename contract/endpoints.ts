@@ -2,6 +2,7 @@ import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
+import { DASHBOARD_ENDPOINTS } from './dashboard.endpoints';
 import { DIET_ENDPOINTS } from './diets.endpoints';
 import { DOCUMENT_ENDPOINTS } from './documents.endpoints';
 import type { EndpointGroup } from './endpoint';
@@ -43,6 +44,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   offenders: OFFENDER_ENDPOINTS,
   diets: DIET_ENDPOINTS,
   documents: DOCUMENT_ENDPOINTS,
+  dashboard: DASHBOARD_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

@@ -13,7 +13,8 @@ export type JobName =
   | 'password-reset-request'
   | 'sandbox-webhook'
   | 'print-photos'
-  | 'document-pdf';
+  | 'document-pdf'
+  | 'dashboard-summary';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

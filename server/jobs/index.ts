@@ -13,6 +13,7 @@ import { systemActor } from '../audit';
 import { runUpkeep } from '../upkeep';
 import { makeMissingPrintPhotos } from '../candidates/printPhotos';
 import { buildDocumentJob } from '../documents/jobs';
+import { refreshSummary } from '../dashboard/summary';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -122,6 +123,16 @@ export const JOBS = {
     expireInSeconds: 15 * 60,
     run: ({ database, storage, log, publicUrl }, data: { id: number }) =>
       buildDocumentJob({ db: database.db, storage, log, publicUrl }, data),
+  },
+  /**
+   * The board dashboard's aggregates over every candidate (server/dashboard/summary.ts), counted each
+   * minute: an upsert of the same answer, so a run twice or on two processes at once does no harm.
+   */
+  'dashboard-summary': {
+    cron: '* * * * *',
+    expireInSeconds: 60,
+    policy: 'short',
+    run: ({ database, clock }) => refreshSummary(database.db, clock()),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

@@ -4,6 +4,7 @@ import { authRoutes } from './auth';
 import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRecordRoutes, candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
+import { dashboardRoutes } from './dashboard';
 import { dietRoutes } from './diets';
 import { documentFileRoutes } from './documentFiles';
 import { documentRoutes } from './documents';
@@ -52,6 +53,7 @@ export const API_ROUTES: readonly Route[] = [
   ...scoreRoutes,
   ...documentRoutes,
   ...documentFileRoutes,
+  ...dashboardRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

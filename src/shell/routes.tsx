@@ -8,7 +8,7 @@ import {
 } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
-import { AreaBeingBuilt, OverviewPage } from './pages';
+import { AreaBeingBuilt } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
 export interface ShellPage {
@@ -18,6 +18,7 @@ export interface ShellPage {
 }
 
 // Each area is its own chunk, loaded when first opened.
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
 const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
 const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
@@ -56,7 +57,7 @@ const RegisteredPage = lazy(() => candidates().then((m) => ({ default: m.Registe
 const CandidateRecordPage = lazy(() => candidates().then((m) => ({ default: m.CandidateRecordPage })));
 
 const builtPages: Record<string, () => ReactNode> = {
-  [HOME_PATH]: () => <OverviewPage />,
+  [HOME_PATH]: () => <DashboardPage />,
   '/print-document': () => <PrintDocumentsPage />,
   '/notifications': () => <NotificationsPage />,
   '/school': () => <SchoolsPage />,

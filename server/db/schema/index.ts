@@ -11,6 +11,7 @@ import {
 import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { courseHeaders } from './courses';
+import { dashboardSummaries } from './dashboard';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
@@ -40,6 +41,7 @@ export * from './auth';
 export * from './bulk';
 export * from './candidates';
 export * from './courses';
+export * from './dashboard';
 export * from './diets';
 export * from './documents';
 export * from './files';
@@ -51,6 +53,7 @@ export * from './schools';
 export * from './scores';
 
 export const schema = {
+  dashboardSummaries,
   trainingSchools,
   users,
   accessTokens,
