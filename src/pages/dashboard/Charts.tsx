@@ -75,7 +75,7 @@ function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
 export default function Chart(props: ChartProps) {
   const format = props.format ?? String;
   return (
-    <figure className="mt-4 min-w-0 rounded-md bg-white p-3 ring-1 ring-slate-200">
+    <figure className="relative mt-4 min-w-0 rounded-md bg-white p-3 ring-1 ring-slate-200">
       <figcaption className="font-semibold">{props.title}</figcaption>
       {props.series.length > 1 && (
         <p className="mt-1 flex flex-wrap gap-3 text-xs text-slate-600" aria-hidden="true">
@@ -87,29 +87,32 @@ export default function Chart(props: ChartProps) {
         </p>
       )}
       <Drawing {...props} />
-      <table className="sr-only print:not-sr-only print:mt-2 print:text-sm" data-testid="chart-table">
-        <caption>{props.title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{props.labelHeader}</th>
-            {props.series.map((s) => (
-              <th key={s.name} scope="col">
-                {s.name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.labels.map((label, row) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
+      {/* A table is as wide as its cells whatever its own width: the box around it is what hides it. */}
+      <div className="sr-only print:not-sr-only print:mt-2 print:text-sm">
+        <table data-testid="chart-table">
+          <caption>{props.title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{props.labelHeader}</th>
               {props.series.map((s) => (
-                <td key={s.name}>{format(s.values[row])}</td>
+                <th key={s.name} scope="col">
+                  {s.name}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.labels.map((label, row) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                {props.series.map((s) => (
+                  <td key={s.name}>{format(s.values[row])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
