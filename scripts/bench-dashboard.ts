@@ -54,7 +54,7 @@ async function time(run: () => Promise<void>): Promise<Timing> {
 }
 
 /** 1,000 schools before the candidates' seed spreads its candidates over them. */
-export async function seedSchools(target: DatabaseTarget) {
+async function seedSchools(target: DatabaseTarget) {
   const handle = await openDatabase(target);
   try {
     await handle.migrate();
@@ -78,7 +78,7 @@ export async function seedSchools(target: DatabaseTarget) {
 }
 
 /** What makes the dashboard mid-year, in a few statements (see the top of this file). */
-export async function seedMidYear(target: DatabaseTarget) {
+async function seedMidYear(target: DatabaseTarget) {
   const handle = await openDatabase(target);
   const raw = await rawSql(target, handle.pglite);
   try {

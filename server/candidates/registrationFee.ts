@@ -10,12 +10,12 @@ import { candidates, fees, paymentItems, registrations } from '../db/schema';
  *   and none was credited for them.
  * As the registered lists' Fee column says (server/payments/service.ts withRegistrationFee).
  */
-export const registrationFeePaid = (dietId: SQL) =>
+const registrationFeePaid = (dietId: SQL) =>
   sql`exists (select 1 from ${paymentItems} join ${fees} on ${fees.id} = ${paymentItems.feeId}
     where ${paymentItems.candidateId} = ${candidates.id} and ${paymentItems.credited}
     and ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration' and ${fees.basis} = 'candidate')`;
 
-export const registrationFeeCharged = (dietId: SQL) =>
+const registrationFeeCharged = (dietId: SQL) =>
   sql`exists (select 1 from ${fees} where ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration'
     and ${fees.basis} = 'candidate' and ${fees.status} = 'active'
     and (cardinality(${fees.courseHeaderIds}) = 0 or ${candidates.courseHeaderId} = any(${fees.courseHeaderIds})))`;

@@ -15,6 +15,7 @@ import {
   courseHeaders,
   fees,
   paymentItems,
+  payments,
   diets,
   publishedResults,
   registrations,
@@ -38,9 +39,9 @@ export const SHEET_STATES: readonly SheetState[] = [
 ];
 
 /** Lagos is UTC+1 all year (no summer time): a board day starts at 23:00 UTC the day before. */
-export const startOfBoardDay = (day: string) => new Date(`${day}T00:00:00+01:00`);
+const startOfBoardDay = (day: string) => new Date(`${day}T00:00:00+01:00`);
 
-export function startOfBoardWeek(today: string): Date {
+function startOfBoardWeek(today: string): Date {
   const weekday = (new Date(`${today}T12:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
   const monday = new Date(`${today}T12:00:00Z`);
   monday.setUTCDate(monday.getUTCDate() - weekday);
@@ -91,6 +92,21 @@ export async function dietCandidates(db: Database, dietId: number | null, scope:
     registered: n(row.registered),
     paid: n(row.paid),
     unpaid: active.length ? n(row.unpaid) : 0,
+  };
+}
+
+/** Money in since midnight and since Monday's midnight, Lagos time (the paid payments, by paid_at). */
+export async function paymentsIn(db: Database, now: Date): Promise<BoardDashboard['payments']> {
+  const today = boardDay(now);
+  const [row] = rowsOf(
+    await db.execute(sql`select count(*) filter (where ${payments.paidAt} >= ${startOfBoardDay(today).toISOString()}) as today_count,
+        coalesce(sum(${payments.amountKobo}) filter (where ${payments.paidAt} >= ${startOfBoardDay(today).toISOString()}), 0) as today_amount,
+        count(*) as week_count, coalesce(sum(${payments.amountKobo}), 0) as week_amount
+      from ${payments} where ${payments.status} = 'paid' and ${payments.paidAt} >= ${startOfBoardWeek(today).toISOString()}`),
+  );
+  return {
+    today: { count: n(row.today_count), amount_kobo: n(row.today_amount) },
+    week: { count: n(row.week_count), amount_kobo: n(row.week_amount) },
   };
 }
 

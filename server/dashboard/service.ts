@@ -1,30 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { BoardDashboard, SchoolDashboard } from '../../contract/dashboard';
 import type { SheetState } from '../../contract/scores';
-import { boardToday } from '../boardDate';
 import type { Database } from '../db/client';
 import {
   candidates,
   dietExtensions,
   notifications,
   paymentIssues,
-  payments,
   publishedResults,
   registrations,
   scoreSheets,
   trainingSchools,
 } from '../db/schema';
 import { currentDiet, decideWindow, extensionOf } from '../diets/window';
-import {
-  SHEET_STATES,
-  dietCandidates,
-  lastPublishedDiet,
-  n,
-  published,
-  rowsOf,
-  startOfBoardDay,
-  startOfBoardWeek,
-} from './aggregates';
+import { SHEET_STATES, dietCandidates, lastPublishedDiet, n, published, rowsOf } from './aggregates';
 import { boardSummary } from './summary';
 
 /**
@@ -37,7 +26,6 @@ import { boardSummary } from './summary';
 export async function boardDashboard(db: Database, now: Date): Promise<BoardDashboard> {
   const diet = await currentDiet(db);
   const dietId = diet?.id ?? null;
-  const today = boardToday(now);
   const { summary, at } = await boardSummary(db, now, dietId);
   const [counts] = rowsOf(
     await db.execute(sql`select
@@ -46,30 +34,22 @@ export async function boardDashboard(db: Database, now: Date): Promise<BoardDash
       (select count(*) from ${dietExtensions} where ${dietExtensions.dietId} = ${dietId ?? -1}) as extensions,
       (select coalesce(sum(${scoreSheets.flagged}), 0) from ${scoreSheets} where ${scoreSheets.dietId} = ${dietId ?? -1}) as flagged,
       (select count(*) from ${paymentIssues} where ${paymentIssues.resolvedAt} is null) as reconciliation,
-      (select count(*) from ${notifications} where ${notifications.readAt} is null) as unread`),
-  );
-  const [money] = rowsOf(
-    await db.execute(sql`select count(*) filter (where ${payments.paidAt} >= ${startOfBoardDay(today).toISOString()}) as today_count,
-        coalesce(sum(${payments.amountKobo}) filter (where ${payments.paidAt} >= ${startOfBoardDay(today).toISOString()}), 0) as today_amount,
-        count(*) as week_count, coalesce(sum(${payments.amountKobo}), 0) as week_amount
-      from ${payments} where ${payments.status} = 'paid' and ${payments.paidAt} >= ${startOfBoardWeek(today).toISOString()}`),
-  );
-  const sheetRows = rowsOf(
-    await db.execute(sql`select ${scoreSheets.state} as state, count(*) as count from ${scoreSheets}
-      where ${scoreSheets.dietId} = ${dietId ?? -1} group by 1`),
+      (select count(*) from ${notifications} where ${notifications.readAt} is null) as unread,
+      (select json_object_agg(s.state, s.count) from (select ${scoreSheets.state} as state, count(*) as count
+        from ${scoreSheets} where ${scoreSheets.dietId} = ${dietId ?? -1} group by 1) s) as sheets`),
   );
   const sheets = Object.fromEntries(SHEET_STATES.map((state) => [state, 0])) as Record<SheetState, number>;
-  for (const row of sheetRows) sheets[row.state as SheetState] = n(row.count);
+  const counted = (typeof counts.sheets === 'string' ? JSON.parse(counts.sheets) : counts.sheets) ?? {};
+  for (const [state, count] of Object.entries(counted as Record<string, unknown>)) {
+    sheets[state as SheetState] = n(count);
+  }
   return {
     diet: diet && { code: diet.code, name: diet.name },
     window: decideWindow(diet, null, now),
     extensions: n(counts.extensions),
     schools: { active: n(counts.schools_active), suspended: n(counts.schools_suspended) },
     candidates: summary.candidates,
-    payments: {
-      today: { count: n(money.today_count), amount_kobo: n(money.today_amount) },
-      week: { count: n(money.week_count), amount_kobo: n(money.week_amount) },
-    },
+    payments: summary.payments,
     scripts_awaiting_third_marker: n(counts.flagged),
     sheets,
     reconciliation_open: n(counts.reconciliation),

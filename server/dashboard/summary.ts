@@ -3,7 +3,7 @@ import type { BoardDashboard } from '../../contract/dashboard';
 import type { Database } from '../db/client';
 import { dashboardSummaries } from '../db/schema';
 import { currentDiet } from '../diets/window';
-import { dietCandidates, passRates, perCourseHeader, registrationsPerDay } from './aggregates';
+import { dietCandidates, passRates, paymentsIn, perCourseHeader, registrationsPerDay } from './aggregates';
 
 /**
  * The board's aggregates over every candidate, counted by the `dashboard-summary` job each minute and
@@ -12,9 +12,9 @@ import { dietCandidates, passRates, perCourseHeader, registrationsPerDay } from 
  * answer), so two processes' runs at once do no harm.
  */
 
-export type BoardSummary = Pick<
+type BoardSummary = Pick<
   BoardDashboard,
-  'candidates' | 'registrations_per_day' | 'candidates_per_course_header' | 'pass_rates'
+  'candidates' | 'payments' | 'registrations_per_day' | 'candidates_per_course_header' | 'pass_rates'
 > & {
   /** The diet and the board day they were counted for: another makes them stale at once. */
   diet_id: number | null;
@@ -22,15 +22,16 @@ export type BoardSummary = Pick<
 };
 
 /** How old a summary may be before a visit counts again itself (the job runs each minute). */
-export const SUMMARY_MAX_AGE_MS = 5 * 60_000;
+const SUMMARY_MAX_AGE_MS = 5 * 60_000;
 
-export async function countSummary(db: Database, now: Date): Promise<BoardSummary> {
+async function countSummary(db: Database, now: Date): Promise<BoardSummary> {
   const diet = await currentDiet(db);
   const dietId = diet?.id ?? null;
   return {
     diet_id: dietId,
     day: dayOf(now),
     candidates: await dietCandidates(db, dietId, { schoolId: null }),
+    payments: await paymentsIn(db, now),
     registrations_per_day: dietId === null ? [] : await registrationsPerDay(db, dietId, now),
     candidates_per_course_header: await perCourseHeader(db, dietId),
     pass_rates: await passRates(db),

@@ -1,4 +1,5 @@
 import { DASHBOARD_LINKS as L, type BoardDashboard } from '../../../contract/dashboard';
+import { formatDateTime } from '../../../contract/format';
 import { formatNaira } from '../../../contract/payments';
 import { SHEET_STATE_LABELS, type SheetState } from '../../../contract/scores';
 import { ChartSlot } from './ChartSlot';
@@ -96,6 +97,10 @@ export function BoardView({ data }: { data: BoardDashboard }) {
           />
         )}
       </div>
+      <p className="mt-2 text-sm text-slate-600">
+        The candidates&apos; counts, the payments and the charts as counted at{' '}
+        {formatDateTime(data.counted_at)} (counted again each minute).
+      </p>
       {rates && (
         <p className="mt-2 text-sm text-slate-600">
           The {rates.schools.length} schools with the most results of {rates.diet.code};{' '}

@@ -45,5 +45,3 @@ export function StatGroup({ title, children }: { title: string; children: ReactN
     </section>
   );
 }
-
-export const formatCount = (value: number) => NUMBER.format(value);
