@@ -29,7 +29,7 @@ export interface CourseHeaderCount {
 }
 
 /** One school's published results for a diet: how many sat (a result published) and how many passed. */
-export interface SchoolPassRate {
+interface SchoolPassRate {
   code: string;
   name: string;
   results: number;
@@ -37,7 +37,7 @@ export interface SchoolPassRate {
 }
 
 /** Candidates of the current diet, as the registered lists count them (filters in DASHBOARD_LINKS). */
-export interface DietCandidates {
+interface DietCandidates {
   /** Every candidate indexed (all diets: indexing is not per diet). */
   indexed: number;
   /** Documents verified by the board. */
@@ -51,7 +51,7 @@ export interface DietCandidates {
 }
 
 /** Money in, in kobo, and the number of payments credited. */
-export interface PaymentsTotal {
+interface PaymentsTotal {
   count: number;
   amount_kobo: number;
 }

@@ -10,7 +10,7 @@ import { useEffect, useRef } from 'react';
  * asked for reduced motion.
  */
 
-export interface ChartSeries {
+interface ChartSeries {
   name: string;
   values: number[];
 }
