@@ -36,15 +36,20 @@ function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!ref.current) return;
-    const data: BarChartData = { labels, series: series.map((s) => s.values) };
-    const every = (value: string | number, index: number) => (index % labelEvery === 0 ? value : null);
+    // Horizontal bars are drawn from the bottom up: the data is turned round here so the first row is on
+    // top (chartist's own reverseData also swaps the series, and with them their colours).
+    const turn = <T,>(values: T[]) => (horizontal ? [...values].reverse() : values);
+    const data: BarChartData = { labels: turn(labels), series: series.map((s) => turn(s.values)) };
+    // A thinned axis shows the label's first part (the day of 14/11): the table has it whole.
+    const every = (value: string | number, index: number) =>
+      index % labelEvery === 0 ? (labelEvery > 1 ? String(value).split('/')[0] : value) : null;
     const options: BarChartOptions = horizontal
       ? {
           horizontalBars: true,
-          reverseData: true,
           height: `${Math.max(160, labels.length * 22 * Math.max(1, series.length * 0.7) + 40)}px`,
           axisY: { offset: 60 },
           axisX: { onlyInteger: true },
+          chartPadding: { top: 10, right: 18, bottom: 5, left: 10 },
           seriesBarDistance: 8,
         }
       : {
