@@ -4,6 +4,7 @@ import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
 import { CONVERSATION_ENDPOINTS } from './conversations.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
+import { DASHBOARD_ENDPOINTS } from './dashboard.endpoints';
 import { DIET_ENDPOINTS } from './diets.endpoints';
 import { DOCUMENT_ENDPOINTS } from './documents.endpoints';
 import type { EndpointGroup } from './endpoint';
@@ -49,6 +50,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   documents: DOCUMENT_ENDPOINTS,
   broadcasts: BROADCAST_ENDPOINTS,
   staff: STAFF_ENDPOINTS,
+  dashboard: DASHBOARD_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

@@ -115,6 +115,8 @@ const candidateFilters = {
   diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
   reg_status: { kind: 'choice', values: REG_STATUSES, message: R.choose },
   verified: { kind: 'choice', values: ['true', 'false'], message: R.choose },
+  // The diet's registration fee (per candidate): credited, or charged and not credited (the Fee column).
+  registration_fee: { kind: 'choice', values: ['paid', 'unpaid'], message: R.choose },
 } as const satisfies Record<string, FilterSpec>;
 
 const candidateSorts = {

@@ -7,6 +7,7 @@ import { dietIdOf } from '../diets/byCode';
 import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
+import { registrationFeeIs } from './registrationFee';
 import { CURRENT_DIET_ID, registrationOf, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
@@ -77,6 +78,7 @@ export const candidateSource = {
         ? sql`exists (${registrationOf(dietOf(query), 'registered')})`
         : sql`not exists (${registrationOf(dietOf(query), 'registered')})`,
     verified: (verified: string) => eq(candidates.verified, verified === 'true'),
+    registration_fee: (state: string, query: ListQuery) => registrationFeeIs(dietOf(query), state),
   },
   sorts: {
     indexed: [],

@@ -261,6 +261,15 @@ export async function unreadAnswers(tx: Database, schoolId: number): Promise<num
 }
 
 /** Conversations whose last message is the school's: waiting for the board (the board's Dashboard). */
+/** A school's conversations whose last word is the school's: waiting for the board's answer. */
+export async function awaitingBoard(tx: Database, schoolId: number): Promise<number> {
+  const [row] = await tx
+    .select({ total: count() })
+    .from(conversations)
+    .where(and(eq(conversations.trainingSchoolId, schoolId), eq(conversations.lastFromBoard, false)));
+  return row.total;
+}
+
 export async function unansweredMessages(tx: Database): Promise<number> {
   const [row] = await tx
     .select({ total: count() })

@@ -221,13 +221,28 @@ export async function seedCandidates(
     .insert(files)
     .values(inserted.flatMap((candidate, i) => uploadRows(candidate.id, accounts.adminId, stored[i])));
 
-  // Registrations: the current diet's as planned; the past diet's, everyone verified who sat it.
+  // Registrations: the current diet's as planned, made over the weeks since its window opened (after
+  // the check, so the dashboard's chart has a season's shape); the past diet's, everyone verified who
+  // sat it.
+  const opened = daysBefore(now, 38);
+  const registeredAt = (checked: Date, i: number) => {
+    const from = checked > opened ? checked : opened;
+    const at = daysAfter(from, ((i * 7) % 23) * 0.6 + 0.1);
+    return at < now ? at : daysBefore(now, 0.02 * ((i % 5) + 1));
+  };
   const registered = inserted.flatMap((candidate, i) => {
     const p = planned[i];
     const satPast = p.row.verified && p.row.createdAt! < daysBefore(now, 150);
     return [
       ...(p.regStatus === 'registered'
-        ? [{ dietId: diets.current.id, candidateId: candidate.id, regStatus: 'registered' as const }]
+        ? [
+            {
+              dietId: diets.current.id,
+              candidateId: candidate.id,
+              regStatus: 'registered' as const,
+              createdAt: registeredAt(p.row.verifiedAt ?? p.row.createdAt!, i),
+            },
+          ]
         : []),
       ...(satPast
         ? [{ dietId: diets.past.id, candidateId: candidate.id, regStatus: 'registered' as const }]

@@ -16,7 +16,8 @@ export type JobName =
   | 'document-pdf'
   | 'broadcast-mail'
   | 'conversation-mail'
-  | 'staff-invitation';
+  | 'staff-invitation'
+  | 'dashboard-summary';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

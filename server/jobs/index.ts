@@ -16,6 +16,7 @@ import { buildDocumentJob } from '../documents/jobs';
 import { sendBroadcastMails } from '../broadcasts/outbox';
 import { mailConversationAnswers } from '../conversations/mail';
 import { mailWaitingInvitations } from '../staff/invitations';
+import { refreshSummary } from '../dashboard/summary';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -160,6 +161,16 @@ export const JOBS = {
     cron: '*/5 * * * *',
     policy: 'short',
     run: ({ database, mailer, publicUrl }) => mailWaitingInvitations({ db: database.db, mailer, publicUrl }),
+  },
+  /**
+   * The board dashboard's aggregates over every candidate (server/dashboard/summary.ts), counted each
+   * minute: an upsert of the same answer, so a run twice or on two processes at once does no harm.
+   */
+  'dashboard-summary': {
+    cron: '* * * * *',
+    expireInSeconds: 60,
+    policy: 'short',
+    run: ({ database, clock }) => refreshSummary(database.db, clock()),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

@@ -5,6 +5,7 @@ import { broadcastRoutes } from './broadcasts';
 import { bulkIndexingRoutes } from './bulkIndexing';
 import { candidateRecordRoutes, candidateRoutes } from './candidates';
 import { courseRoutes } from './courses';
+import { dashboardRoutes } from './dashboard';
 import { dietRoutes } from './diets';
 import { documentFileRoutes } from './documentFiles';
 import { documentRoutes } from './documents';
@@ -58,6 +59,7 @@ export const API_ROUTES: readonly Route[] = [
   ...documentFileRoutes,
   ...broadcastRoutes,
   ...staffRoutes,
+  ...dashboardRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

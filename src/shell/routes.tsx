@@ -9,7 +9,7 @@ import {
 } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
-import { AreaBeingBuilt, OverviewPage } from './pages';
+import { AreaBeingBuilt } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
 export interface ShellPage {
@@ -19,6 +19,7 @@ export interface ShellPage {
 }
 
 // Each area is its own chunk, loaded when first opened.
+const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
 const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
 // A school's messages with the board: the school's pages and the board's view of one, one chunk.
 const conversations = () => import('../pages/conversations/ConversationsPage');
@@ -65,7 +66,7 @@ const RegisteredPage = lazy(() => candidates().then((m) => ({ default: m.Registe
 const CandidateRecordPage = lazy(() => candidates().then((m) => ({ default: m.CandidateRecordPage })));
 
 const builtPages: Record<string, () => ReactNode> = {
-  [HOME_PATH]: () => <OverviewPage />,
+  [HOME_PATH]: () => <DashboardPage />,
   '/print-document': () => <PrintDocumentsPage />,
   '/notifications': () => <NotificationsPage />,
   '/notifications/conversation': () => <BoardConversationPage />,

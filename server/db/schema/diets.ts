@@ -91,6 +91,10 @@ export const registrations = pgTable(
     // The registered of a diet, newest indexed first (the list's order is the candidate's id).
     index('registrations_status_idx').on(t.dietId, t.regStatus, t.candidateId),
     index('registrations_candidate_idx').on(t.candidateId),
+    // The dashboard's registrations per day.
+    index('registrations_diet_created_idx')
+      .on(t.dietId, t.createdAt)
+      .where(sql`${t.regStatus} = 'registered'`),
   ],
 );
 

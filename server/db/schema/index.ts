@@ -14,6 +14,7 @@ import { bulkBatches } from './bulk';
 import { candidates } from './candidates';
 import { conversationMails, conversationMessages, conversations } from './conversations';
 import { courseHeaders } from './courses';
+import { dashboardSummaries } from './dashboard';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
@@ -45,6 +46,7 @@ export * from './bulk';
 export * from './candidates';
 export * from './conversations';
 export * from './courses';
+export * from './dashboard';
 export * from './diets';
 export * from './documents';
 export * from './files';
@@ -56,6 +58,7 @@ export * from './schools';
 export * from './scores';
 
 export const schema = {
+  dashboardSummaries,
   trainingSchools,
   users,
   accessTokens,

@@ -100,6 +100,10 @@ export const payments = pgTable(
     uniqueIndex('payments_receipt_key').on(t.receiptNumber),
     index('payments_school_idx').on(t.trainingSchoolId, t.id),
     index('payments_fee_idx').on(t.feeId),
+    // The dashboard's money in today and this week.
+    index('payments_paid_at_idx')
+      .on(t.paidAt)
+      .where(sql`${t.status} = 'paid'`),
     index('payments_next_check_idx')
       .on(t.nextCheckAt)
       .where(sql`${t.nextCheckAt} is not null`),

@@ -256,5 +256,7 @@ export const publishedResults = pgTable(
       foreignColumns: [resultPublications.dietId, resultPublications.courseHeaderId],
     }),
     index('published_results_school_idx').on(t.trainingSchoolId, t.dietId),
+    // The dashboard's pass rates by school for a diet.
+    index('published_results_diet_school_idx').on(t.dietId, t.trainingSchoolId, t.outcome),
   ],
 );

@@ -25,7 +25,8 @@ function DietSelect({ role, value }: { role: Role; value: string }) {
   );
 }
 
-export type FilterName = 'search' | 'school' | 'course_header' | 'year' | 'diet' | 'reg_status' | 'verified';
+export type FilterName =
+  'search' | 'school' | 'course_header' | 'year' | 'diet' | 'reg_status' | 'verified' | 'registration_fee';
 
 function CourseAndSchoolSelects({ filters, show }: { filters: Record<string, string>; show: FilterName[] }) {
   const options = useFormOptions();
@@ -117,6 +118,17 @@ export function CandidateFilters({
           <option value="">Any</option>
           <option value="true">verified</option>
           <option value="false">unverified</option>
+        </SelectField>
+      )}
+      {show.includes('registration_fee') && (
+        <SelectField
+          label="Registration fee"
+          name="registration_fee"
+          defaultValue={filters.registration_fee ?? ''}
+        >
+          <option value="">Any</option>
+          <option value="paid">paid</option>
+          <option value="unpaid">unpaid</option>
         </SelectField>
       )}
     </SearchForm>

@@ -166,8 +166,8 @@ export function RegisteredPage() {
         definition={REGISTERED_LISTS[role]}
         show={
           role === 'admin'
-            ? ['search', 'school', 'course_header', 'diet', 'reg_status']
-            : ['search', 'diet', 'reg_status']
+            ? ['search', 'school', 'course_header', 'diet', 'reg_status', 'registration_fee']
+            : ['search', 'diet', 'reg_status', 'verified', 'registration_fee']
         }
         withOptions={role === 'admin'}
         role={role}
