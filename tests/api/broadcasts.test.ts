@@ -484,10 +484,16 @@ describe('the outbox', () => {
       title: 'Withdrawn before mailing',
     });
     await t.request('POST', `${SEND}/${id}/withdraw`, { token: admin });
-    expect((await runOutbox()).sent).toBe(0);
+    await runOutbox();
+    // What was mailed, not what this run sent: the portal's own worker, woken by the send, may run the
+    // outbox first.
+    const mailed = (email: string, title: string) => mailsTo(email).filter((mail) => mail.includes(title));
+    expect(mailed('school2@example.org', 'Withdrawn before mailing')).toHaveLength(0);
     await db().update(users).set({ active: false }).where(eq(users.email, 'school1b@example.org'));
     await sent({ audience: 'schools', school_ids: String(ids.ib), title: 'Inactive left out' });
-    expect((await runOutbox()).sent).toBe(1);
+    await runOutbox();
+    expect(mailed('school1@example.org', 'Inactive left out')).toHaveLength(1);
+    expect(mailed('school1b@example.org', 'Inactive left out')).toHaveLength(0);
     await db().update(users).set({ active: true }).where(eq(users.email, 'school1b@example.org'));
   });
 });

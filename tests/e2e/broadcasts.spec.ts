@@ -45,7 +45,7 @@ test('a broadcast to Oyo is read and acknowledged by SHT-IB, unseen by CHT-CA, a
   const ibContext = await browser.newContext();
   const ib = await ibContext.newPage();
   await signIn(ib, 'school1@example.org');
-  await ib.getByRole('link', { name: 'Read the broadcasts' }).click();
+  await ib.getByRole('link', { name: /Broadcasts to acknowledge/ }).click();
   await ib.getByRole('link', { name: title }).click();
   await expect(ib.getByRole('heading', { name: title })).toBeVisible();
   // The body is text: the tags show as typed.
@@ -60,7 +60,7 @@ test('a broadcast to Oyo is read and acknowledged by SHT-IB, unseen by CHT-CA, a
   const caContext = await browser.newContext();
   const ca = await caContext.newPage();
   await signIn(ca, 'school2@example.org');
-  await ca.getByRole('link', { name: 'Read the broadcasts' }).click();
+  await ca.getByRole('link', { name: /Broadcasts to acknowledge/ }).click();
   await expect(ca.getByRole('heading', { name: 'Broadcasts from the board' })).toBeVisible();
   await expect(ca.getByText(title)).toHaveCount(0);
   await caContext.close();

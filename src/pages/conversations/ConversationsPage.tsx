@@ -130,7 +130,16 @@ export function BoardConversationPage() {
       <div className="mt-2">
         <LoadBoundary>
           <Suspense fallback={loading}>
-            {id > 0 ? <ConversationView id={id} side="board" /> : <p role="alert">{M.notFound}</p>}
+            {id > 0 ? (
+              <ConversationView id={id} side="board" />
+            ) : (
+              <>
+                <h1 className="text-2xl font-semibold">Conversation</h1>
+                <p role="alert" className="mt-2">
+                  {M.notFound}
+                </p>
+              </>
+            )}
           </Suspense>
         </LoadBoundary>
       </div>
