@@ -7,6 +7,7 @@
  */
 
 import type { RegistrationWindow } from './diets';
+import type { PaidWhen } from './payments';
 import type { SheetState } from './scores';
 
 export interface DietRef {
@@ -146,10 +147,10 @@ export const DASHBOARD_LINKS = {
     link('/candidate/candidate-registered', { diet, reg_status: 'registered', registration_fee: fee }),
   indexedInCourse: (courseHeader: string) =>
     link('/candidate/candidate-indexed', { course_header: courseHeader }),
-  /** Payment histories have no date filter: the paid ones, newest first. */
-  paymentsPaid: (diet?: string) => link('/payments/histories', { status: 'paid', diet }, false),
-  /** Score entry lists a diet's sheets (with their state and third marker); it has no state filter. */
-  sheets: (diet: string | undefined) => link('/score', { diet }, false),
+  /** The payments paid today or this week, Lagos time, as the Dashboard counts them. */
+  paymentsPaid: (paid: PaidWhen) => link('/payments/histories', { paid }),
+  /** Score entry's sheets of a diet in one state, or those with scripts waiting for a third marker. */
+  sheets: (diet: string | undefined, show: SheetState | 'third_marker') => link('/score', { diet, show }),
   reconciliation: () => link('/payments/reconciliation', { state: 'open' }),
   notifications: () => link('/notifications'),
   diets: () => link('/courses/diets'),

@@ -28,6 +28,7 @@ import {
   PAYMENT_ISSUE_KINDS,
   PAYMENT_ISSUE_LABELS,
   PAYMENT_ISSUE_STATES,
+  PAID_WHEN,
   PAYMENT_MESSAGES,
   PAYMENT_STATUS_LABELS,
   PAYMENT_STATUSES,
@@ -337,6 +338,7 @@ export const FEES_LIST = defineList<FeeRow>()({
 
 const paymentFilters = {
   status: { kind: 'choice', values: PAYMENT_STATUSES, message: PAYMENT_MESSAGES.statusChoose },
+  paid: { kind: 'choice', values: PAID_WHEN, message: PAYMENT_MESSAGES.paidWhenChoose },
   diet: { kind: 'text', max: 20, pattern: DIET_CODE_PATTERN, message: DIET_MESSAGES.dietUnknown },
 } as const satisfies Record<string, FilterSpec>;
 

@@ -270,6 +270,14 @@ export const PROVIDER_FAILURE_MESSAGES: Record<'start' | 'verify', Record<Provid
   },
 };
 
+/**
+ * Paid today or this week, Lagos time (the week from Monday): the payment histories' filter the
+ * Dashboard's money links set, counted as the Dashboard counts it.
+ */
+export const PAID_WHEN = ['today', 'week'] as const;
+export type PaidWhen = (typeof PAID_WHEN)[number];
+export const PAID_WHEN_LABELS: Record<PaidWhen, string> = { today: 'Paid today', week: 'Paid this week' };
+
 export const PAYMENT_MESSAGES = {
   titleRequired: 'Title is required',
   tooLong: 'This is too long',
@@ -282,6 +290,7 @@ export const PAYMENT_MESSAGES = {
   courseHeadersInvalid: 'Choose course headers from the list',
   statusInvalid: 'Choose active or inactive',
   statusChoose: 'Choose a status from the list',
+  paidWhenChoose: 'Choose today or this week',
   stateChoose: 'Choose from the list',
   feeNotFound: 'There is no such fee.',
   feeCreated: 'Fee added.',

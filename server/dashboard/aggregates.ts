@@ -9,6 +9,7 @@ import {
 } from '../../contract/dashboard';
 import { boardDay } from '../../contract/format';
 import type { SheetState } from '../../contract/scores';
+import { startOfBoardDay, startOfBoardWeek } from '../boardDate';
 import type { Database } from '../db/client';
 import {
   candidates,
@@ -37,16 +38,6 @@ export const SHEET_STATES: readonly SheetState[] = [
   'locked',
   'published',
 ];
-
-/** Lagos is UTC+1 all year (no summer time): a board day starts at 23:00 UTC the day before. */
-const startOfBoardDay = (day: string) => new Date(`${day}T00:00:00+01:00`);
-
-function startOfBoardWeek(today: string): Date {
-  const weekday = (new Date(`${today}T12:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
-  const monday = new Date(`${today}T12:00:00Z`);
-  monday.setUTCDate(monday.getUTCDate() - weekday);
-  return startOfBoardDay(monday.toISOString().slice(0, 10));
-}
 
 export const n = (value: unknown) => Number(value ?? 0);
 

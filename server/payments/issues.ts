@@ -1,10 +1,12 @@
-import { and, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gte, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import {
   PAYMENT_MESSAGES as M,
   type PaymentIssueKind,
+  type PaidWhen,
   type PaymentIssueRow,
   type PaymentStatus,
 } from '../../contract/payments';
+import { boardPeriodStart } from '../boardDate';
 import { changeAudited, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
 import { diets, fees, paymentIssues, payments, trainingSchools, users } from '../db/schema';
@@ -82,6 +84,9 @@ export const paymentHistorySource = {
   },
   filters: {
     status: (status: string) => eq(payments.status, status as PaymentStatus),
+    // Paid today or this week, Lagos time: what the Dashboard's money links count.
+    paid: (when: string) =>
+      and(eq(payments.status, 'paid'), gte(payments.paidAt, boardPeriodStart(when as PaidWhen)))!,
     diet: dietCodeIs,
     school: (code: string) => eq(trainingSchools.code, code.toUpperCase()),
   },

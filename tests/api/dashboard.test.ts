@@ -8,11 +8,17 @@ import { DASHBOARD_LINKS } from '../../contract/dashboard';
 import { DASHBOARD_ENDPOINTS as E } from '../../contract/dashboard.endpoints';
 import type { Page } from '../../contract/pagination';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
-import { PAYMENT_ISSUES_LIST, REGISTERED_LISTS, RESULTS_LISTS, SCHOOLS_LIST } from '../../contract/lists';
+import {
+  PAYMENT_HISTORY_LISTS,
+  PAYMENT_ISSUES_LIST,
+  REGISTERED_LISTS,
+  RESULTS_LISTS,
+  SCHOOLS_LIST,
+} from '../../contract/lists';
 import { eq, not, sql } from 'drizzle-orm';
 import { issueToken } from '../../server/auth/tokens';
 import { refreshSummary } from '../../server/dashboard/summary';
-import { candidates, dashboardSummaries } from '../../server/db/schema';
+import { candidates, dashboardSummaries, payments } from '../../server/db/schema';
 import { demoSignIns, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -202,6 +208,52 @@ describe("the board's summary, kept by the job queue", () => {
         .update(candidates)
         .set({ verified: sql`${candidate.verified}` })
         .where(eq(candidates.id, candidate.id));
+      await refreshSummary(db, new Date(Date.now() + 2000));
+    }
+  });
+});
+
+describe("the Dashboard's money and marking links", () => {
+  it('paid today and this week (Lagos) are the payment histories filtered the same way', async () => {
+    const db = t.portal.database.db;
+    const paid = await db
+      .select({ id: payments.id, paidAt: payments.paidAt })
+      .from(payments)
+      .where(eq(payments.status, 'paid'))
+      .orderBy(payments.id)
+      .limit(2);
+    expect(paid).toHaveLength(2);
+    const now = new Date();
+    try {
+      // One paid a minute ago, one 8 days ago (outside any week's start).
+      await db
+        .update(payments)
+        .set({ paidAt: new Date(now.getTime() - 60_000) })
+        .where(eq(payments.id, paid[0].id));
+      await db
+        .update(payments)
+        .set({ paidAt: new Date(now.getTime() - 8 * 86_400_000) })
+        .where(eq(payments.id, paid[1].id));
+      await refreshSummary(db, new Date(now.getTime() + 1000));
+      const board = await get<BoardDashboard>(E.overview.admin.path, tokens.admin);
+      const list = PAYMENT_HISTORY_LISTS.admin.path;
+      const today = await get<Page<{ id: number }>>(
+        `${list}?${DASHBOARD_LINKS.paymentsPaid('today').href.split('?')[1]}&per_page=100`,
+        tokens.admin,
+      );
+      expect(today.total).toBe(board.payments.today.count);
+      expect(today.items.map((row) => row.id)).toContain(paid[0].id);
+      expect(today.items.map((row) => row.id)).not.toContain(paid[1].id);
+      expect(await totalBehind(list, DASHBOARD_LINKS.paymentsPaid('week').href, tokens.admin)).toBe(
+        board.payments.week.count,
+      );
+      expect(board.payments.today.count).toBeGreaterThanOrEqual(1);
+      // Anything but today or this week is refused in the list's words.
+      const refused = await t.request('GET', `${list}?paid=yesterday`, { token: tokens.admin });
+      expect(refused.status).toBe(422);
+    } finally {
+      for (const row of paid)
+        await db.update(payments).set({ paidAt: row.paidAt }).where(eq(payments.id, row.id));
       await refreshSummary(db, new Date(Date.now() + 2000));
     }
   });

@@ -40,6 +40,16 @@ test("the board's dashboard: numbers that open their lists, charts with their ta
   await expect(page).toHaveURL(/\/candidate\/candidate-registered\?diet=[A-Z0-9-]+&reg_status=registered$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Registered Candidates' })).toBeVisible();
   await expect(page.getByText(new RegExp(`of ${count.toLocaleString('en')}\\b`)).first()).toBeVisible();
+
+  // The money and the marking open their lists filtered too: payments paid this week, sheets in a state.
+  await page.goto('/overview');
+  await page.getByRole('link', { name: /Paid this week/ }).click();
+  await expect(page).toHaveURL(/\/payments\/histories\?paid=week$/);
+  await expect(page.getByLabel('When paid')).toHaveValue('week');
+  await page.goto('/overview');
+  await page.getByRole('link', { name: /Score sheets: open/ }).click();
+  await expect(page).toHaveURL(/\/score\?diet=[A-Z0-9-]+&show=open$/);
+  await expect(page.getByLabel('Show')).toHaveValue('open');
 });
 
 test("a school admin's dashboard: their candidates by status, at 390 px", async ({ page }) => {

@@ -35,12 +35,12 @@ export function BoardView({ data }: { data: BoardDashboard }) {
         <Stat
           label={`Paid today (${data.payments.today.count})`}
           value={formatNaira(data.payments.today.amount_kobo)}
-          link={L.paymentsPaid()}
+          link={L.paymentsPaid('today')}
         />
         <Stat
           label={`Paid this week (${data.payments.week.count})`}
           value={formatNaira(data.payments.week.amount_kobo)}
-          link={L.paymentsPaid()}
+          link={L.paymentsPaid('week')}
           note="Since Monday, Lagos time"
         />
         <Stat label="Reconciliation queue" value={data.reconciliation_open} link={L.reconciliation()} />
@@ -50,14 +50,14 @@ export function BoardView({ data }: { data: BoardDashboard }) {
         <Stat
           label="Scripts waiting for a third marker"
           value={data.scripts_awaiting_third_marker}
-          link={L.sheets(diet)}
+          link={L.sheets(diet, 'third_marker')}
         />
         {(Object.keys(data.sheets) as SheetState[]).map((state) => (
           <Stat
             key={state}
             label={`Score sheets: ${SHEET_STATE_LABELS[state].toLowerCase()}`}
             value={data.sheets[state]}
-            link={L.sheets(diet)}
+            link={L.sheets(diet, state)}
           />
         ))}
         <Stat label="Unread notifications" value={data.unread_notifications} link={L.notifications()} />

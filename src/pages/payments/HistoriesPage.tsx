@@ -3,6 +3,8 @@ import { Link } from 'wouter';
 import { formatDateTime } from '../../../contract/format';
 import { PAYMENT_HISTORY_LISTS } from '../../../contract/lists';
 import {
+  PAID_WHEN,
+  PAID_WHEN_LABELS,
   PAYMENT_STATUS_LABELS,
   PAYMENT_STATUSES,
   receiptPage,
@@ -81,6 +83,16 @@ export function HistoriesPage() {
             {PAYMENT_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {PAYMENT_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <div className="w-40">
+          <SelectField label="When paid" name="paid" defaultValue={filters.paid ?? ''}>
+            <option value="">Any time</option>
+            {PAID_WHEN.map((when) => (
+              <option key={when} value={when}>
+                {PAID_WHEN_LABELS[when]}
               </option>
             ))}
           </SelectField>

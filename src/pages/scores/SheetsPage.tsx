@@ -1,11 +1,12 @@
 import { Suspense, useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import {
   GRID_LABELS,
   SHEET_STATE_LABELS,
   thirdMarkerNotNow,
   type Grid,
   type SheetRow,
+  type SheetState,
   type UserRef,
 } from '../../../contract/scores';
 import { loadCourseScoring, loadSheets, saveSheet, setMarkerThree } from '../../api/scores';
@@ -32,22 +33,59 @@ export default function SheetsPage() {
   );
 }
 
+/** Which of a diet's sheets to show (`?show=`, as the Dashboard links): all, one state, or those with scripts for a third marker. */
+type Show = SheetState | 'third_marker' | '';
+const SHOW_LABELS: Record<Exclude<Show, ''>, string> = {
+  ...SHEET_STATE_LABELS,
+  third_marker: 'Scripts waiting for a third marker',
+};
+const shows = (sheet: SheetRow, show: Show) =>
+  show === '' || (show === 'third_marker' ? sheet.flagged > 0 : sheet.state === show);
+
 function Sheets() {
   const [diet, setDiet] = useDiet();
-  const [{ sheets, markers }, reload] = useReloadable(`score-sheets:${diet}`, () => loadSheets(diet));
+  const [location, navigate] = useLocation();
+  const requested = new URLSearchParams(useSearch()).get('show') ?? '';
+  const show: Show = requested in SHOW_LABELS ? (requested as Show) : '';
+  const [{ sheets: all, markers }, reload] = useReloadable(`score-sheets:${diet}`, () => loadSheets(diet));
+  const sheets = all.filter((sheet) => shows(sheet, show));
   const dialog = useSavingDialog(saveSheet, 'Score sheet created', reload);
   const thirdMarker = useSavingDialog(saveMarkerThree, 'Third marker set', reload);
   const userId = useUserId();
   return (
     <>
       <div className="my-4 flex flex-wrap items-end justify-between gap-4">
-        <DietPicker diet={diet} onChange={setDiet} />
+        <div className="flex flex-wrap items-end gap-4">
+          <DietPicker diet={diet} onChange={setDiet} />
+          <div className="w-72 max-w-full">
+            <SelectField
+              label="Show"
+              name="show"
+              id="score-show"
+              value={show}
+              onChange={(e) => {
+                const query = new URLSearchParams({ diet });
+                if (e.currentTarget.value) query.set('show', e.currentTarget.value);
+                navigate(`${location}?${query.toString()}`);
+              }}
+            >
+              <option value="">Every sheet</option>
+              {Object.entries(SHOW_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        </div>
         <Button onClick={() => dialog.send({ type: 'form.open', subject: null })}>Add a score sheet</Button>
       </div>
       <ListTable
         head={['Course header', 'Paper', 'State', 'Markers', 'Candidates', 'Grids']}
         busy={false}
-        empty="This diet has no score sheets yet."
+        empty={
+          all.length ? 'No sheet of this diet is shown by this choice.' : 'This diet has no score sheets yet.'
+        }
         isEmpty={sheets.length === 0}
       >
         {sheets.map((sheet) => (
