@@ -46,7 +46,7 @@ function Sheets() {
   const [diet, setDiet] = useDiet();
   const [location, navigate] = useLocation();
   const requested = new URLSearchParams(useSearch()).get('show') ?? '';
-  const show: Show = requested in SHOW_LABELS ? (requested as Show) : '';
+  const show: Show = Object.hasOwn(SHOW_LABELS, requested) ? (requested as Show) : '';
   const [{ sheets: all, markers }, reload] = useReloadable(`score-sheets:${diet}`, () => loadSheets(diet));
   const sheets = all.filter((sheet) => shows(sheet, show));
   const dialog = useSavingDialog(saveSheet, 'Score sheet created', reload);
