@@ -55,7 +55,13 @@ beforeAll(async () => {
     handle = await openDatabase({ driver: 'pglite-memory' });
   }
   await migrateWith(migrationsUpTo(BEFORE_DIETS));
+  // The accounts as the seed writes them today: its insert names every column the schema has now, so
+  // the columns later migrations add (0019: invitations) stand in for it and go again after.
+  await handle.db.execute(
+    sql`alter table users add column invited_at timestamptz, add column joined_at timestamptz`,
+  );
   const accounts = await seedAccounts(handle.db, await hashPassword('migration-test-password'));
+  await handle.db.execute(sql`alter table users drop column invited_at, drop column joined_at`);
   await seedCourseHeaders(handle.db);
   const school = accounts.schools[0].id;
   const header = sql`(select id from course_headers where code = 'A1')`;
