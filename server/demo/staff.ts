@@ -4,7 +4,7 @@ import type { DemoAccounts } from './accounts';
 import type { DemoSeed } from './context';
 
 /** The demo's invited board admin: added, mailed, and not yet joined (issue 26). */
-const DEMO_INVITED_ADMIN = { name: 'Chidinma Eze', email: 'invited.admin@example.org' } as const;
+export const DEMO_INVITED_ADMIN = { name: 'Chidinma Eze', email: 'invited.admin@example.org' } as const;
 
 /**
  * A second board admin still invited (status 'invited' on the Board staff page); their invitation is

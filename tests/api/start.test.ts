@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asc, count, isNotNull, sql } from 'drizzle-orm';
+import { asc, count, eq, isNotNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NIGERIA_CODE, SPECIAL_COURSE_HEADERS } from '../../contract/constants';
@@ -23,6 +23,7 @@ import {
   users,
 } from '../../server/db/schema';
 import { DEMO_MARKERS } from '../../server/demo/scores';
+import { DEMO_INVITED_ADMIN } from '../../server/demo/staff';
 import { DEMO_SIGN_INS } from '../../server/demo';
 import { startPortal } from '../../server/portal';
 import { startTestPortal, type TestPortal } from './portal';
@@ -350,8 +351,13 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('on PostgreSQL, without SEED_D
       expect(portal.seeded).toBe(true);
       const db = portal.database.db;
       const [{ total: userCount }] = await db.select({ total: count() }).from(users);
-      // The three sign-ins and the living demo's markers.
-      expect(userCount).toBe(3 + DEMO_MARKERS.length);
+      // The three sign-ins, the living demo's markers and its invited board admin.
+      expect(userCount).toBe(3 + DEMO_MARKERS.length + 1);
+      const invited = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.email, DEMO_INVITED_ADMIN.email));
+      expect(invited).toHaveLength(1);
       const [{ total: nationalityCount }] = await db.select({ total: count() }).from(nationalities);
       expect(nationalityCount).toBe(249);
       const schoolAdmins = await db
