@@ -97,10 +97,6 @@ export interface SchoolDashboard {
   candidates: DietCandidates & { unverified: number; unregistered: number };
   /** The school's published results of the last diet it has any for. */
   results: { diet: DietRef; results: number; passed: number } | null;
-  /**
-   * Slots for counts other areas keep (broadcasts, messages with the board): present only when the
-   * server has a reader for them; the page shows a slot only when it is given.
-   */
   /** Broadcasts addressed to the school that ask for an acknowledgement it has not given. */
   broadcasts_to_acknowledge: number;
   /** Answers from the board not yet read, and conversations waiting for the board's answer. */
@@ -135,6 +131,8 @@ const link = (
 export const DASHBOARD_LINKS = {
   schools: (status: 'active' | 'suspended') => link('/school', { status }),
   indexed: () => link('/candidate/candidate-indexed'),
+  /** A school admin's candidates: their Registered Candidates list, every status. */
+  schoolIndexed: () => link('/candidate/candidate-registered'),
   verified: () => link('/candidate/candidate-indexed', { verified: 'true' }),
   /** A school admin's candidates by status, on their Registered Candidates list. */
   schoolVerified: (verified: boolean) =>
@@ -156,5 +154,4 @@ export const DASHBOARD_LINKS = {
   diets: () => link('/courses/diets'),
   results: (diet: string, school?: string) => link('/score/results', { diet, school }),
   schoolResults: (diet: string) => link('/candidate/candidate-registered/results', { diet }),
-  schoolPayments: () => link('/payments'),
 } as const;

@@ -1,3 +1,4 @@
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   BROADCAST_LIMITS as L,
@@ -483,21 +484,36 @@ async function oneOfSchool(db: Database, schoolId: number, id: number): Promise<
   return found;
 }
 
-/** A school admin opens a broadcast addressed to their school: read from now (the first opening counts). */
-export async function openBroadcast(tx: Database, actor: Actor, schoolId: number, id: number) {
-  await oneOfSchool(tx, schoolId, id);
-  const read = await tx
+/**
+ * The school's row of a broadcast, changed once: only while `unset` is still empty, so a second opening
+ * or acknowledgement changes nothing. Answers whether this call was the one that changed it.
+ */
+async function markOnce(
+  tx: Database,
+  schoolId: number,
+  id: number,
+  unset: typeof broadcastRecipients.readAt | typeof broadcastRecipients.acknowledgedAt,
+  set: PgUpdateSetSource<typeof broadcastRecipients>,
+): Promise<boolean> {
+  const changed = await tx
     .update(broadcastRecipients)
-    .set({ readAt: sql`now()`, readBy: userOf(actor) })
+    .set(set)
     .where(
       and(
         eq(broadcastRecipients.broadcastId, id),
         eq(broadcastRecipients.trainingSchoolId, schoolId),
-        isNull(broadcastRecipients.readAt),
+        isNull(unset),
       ),
     )
-    .returning({ at: broadcastRecipients.readAt });
-  if (read.length) {
+    .returning({ id: broadcastRecipients.broadcastId });
+  return changed.length > 0;
+}
+
+/** A school admin opens a broadcast addressed to their school: read from now (the first opening counts). */
+export async function openBroadcast(tx: Database, actor: Actor, schoolId: number, id: number) {
+  await oneOfSchool(tx, schoolId, id);
+  const read = { readAt: sql`now()`, readBy: userOf(actor) };
+  if (await markOnce(tx, schoolId, id, broadcastRecipients.readAt, read)) {
     await audit(tx, actor, {
       action: 'broadcast.read',
       entityId: id,
@@ -509,30 +525,20 @@ export async function openBroadcast(tx: Database, actor: Actor, schoolId: number
 
 /**
  * A school admin acknowledges a broadcast that asks for it, for their school (once: a second time
- * changes nothing). The board is told by a notification (kind BROADCAST_ACKNOWLEDGED_KIND, `data`
- * naming the broadcast). Audited.
+ * changes nothing; it counts as read too). The board is told by a 'broadcast.acknowledged'
+ * notification whose subject is the broadcast. Audited.
  */
 export async function acknowledgeBroadcast(tx: Database, actor: Actor, schoolId: number, id: number) {
   const found = await oneOfSchool(tx, schoolId, id);
   if (!found.requires_acknowledgement) throw new Refused(409, M.noAcknowledgementAsked);
   const userId = userOf(actor);
-  const acknowledged = await tx
-    .update(broadcastRecipients)
-    .set({
-      acknowledgedAt: sql`now()`,
-      acknowledgedBy: userId,
-      readAt: sql`coalesce(${broadcastRecipients.readAt}, now())`,
-      readBy: sql`coalesce(${broadcastRecipients.readBy}, ${userId})`,
-    })
-    .where(
-      and(
-        eq(broadcastRecipients.broadcastId, id),
-        eq(broadcastRecipients.trainingSchoolId, schoolId),
-        isNull(broadcastRecipients.acknowledgedAt),
-      ),
-    )
-    .returning({ at: broadcastRecipients.acknowledgedAt });
-  if (acknowledged.length) {
+  const acknowledged = {
+    acknowledgedAt: sql`now()`,
+    acknowledgedBy: userId,
+    readAt: sql`coalesce(${broadcastRecipients.readAt}, now())`,
+    readBy: sql`coalesce(${broadcastRecipients.readBy}, ${userId})`,
+  };
+  if (await markOnce(tx, schoolId, id, broadcastRecipients.acknowledgedAt, acknowledged)) {
     const [school] = await tx
       .select({ name: trainingSchools.name, code: trainingSchools.code })
       .from(trainingSchools)

@@ -260,7 +260,6 @@ export async function unreadAnswers(tx: Database, schoolId: number): Promise<num
   return row.total;
 }
 
-/** Conversations whose last message is the school's: waiting for the board (the board's Dashboard). */
 /** A school's conversations whose last word is the school's: waiting for the board's answer. */
 export async function awaitingBoard(tx: Database, schoolId: number): Promise<number> {
   const [row] = await tx
@@ -270,6 +269,7 @@ export async function awaitingBoard(tx: Database, schoolId: number): Promise<num
   return row.total;
 }
 
+/** Conversations whose last message is the school's: waiting for the board (the board's Dashboard). */
 export async function unansweredMessages(tx: Database): Promise<number> {
   const [row] = await tx
     .select({ total: count() })

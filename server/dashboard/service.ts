@@ -65,36 +65,46 @@ export async function boardDashboard(db: Database, now: Date): Promise<BoardDash
 
 export async function schoolDashboard(db: Database, schoolId: number, now: Date): Promise<SchoolDashboard> {
   const diet = await currentDiet(db);
-  const extension = diet ? await extensionOf(db, diet.id, schoolId) : null;
-  const counts = await dietCandidates(db, diet?.id ?? null, { schoolId });
-  const resultsDiet = await lastPublishedDiet(db, { schoolId });
-  let results: SchoolDashboard['results'] = null;
-  if (resultsDiet) {
-    const [row] = rowsOf(
-      await db.execute(sql`select count(*) as results, count(*) filter (where ${publishedResults.outcome} = 'pass') as passed
-        from ${publishedResults} where ${published(resultsDiet.id)} and ${publishedResults.trainingSchoolId} = ${schoolId}`),
-    );
-    results = {
-      diet: { code: resultsDiet.code, name: resultsDiet.name },
-      results: n(row.results),
-      passed: n(row.passed),
-    };
-  }
-  // Candidates not registered for the diet but verified, so ready to register (the list's filter).
-  const [ready] = rowsOf(
-    await db.execute(sql`select count(*) as count from ${candidates} where ${candidates.trainingSchoolId} = ${schoolId}
-      and ${candidates.verified} and not exists (select 1 from ${registrations} where ${registrations.dietId} = ${diet?.id ?? -1}
-      and ${registrations.candidateId} = ${candidates.id} and ${registrations.regStatus} = 'registered')`),
-  );
+  const dietId = diet?.id ?? -1;
+  // Once the diet is known, no count waits on another: asked at once (on PostgreSQL, on several of
+  // the pool's connections).
+  const [extension, counts, results, [ready], broadcasts, unread, open] = await Promise.all([
+    diet ? extensionOf(db, diet.id, schoolId) : null,
+    dietCandidates(db, diet?.id ?? null, { schoolId }),
+    schoolResults(db, schoolId),
+    // Candidates not registered for the diet but verified, so ready to register (the list's filter).
+    db
+      .execute(
+        sql`select count(*) as count from ${candidates} where ${candidates.trainingSchoolId} = ${schoolId}
+      and ${candidates.verified} and not exists (select 1 from ${registrations} where ${registrations.dietId} = ${dietId}
+      and ${registrations.candidateId} = ${candidates.id} and ${registrations.regStatus} = 'registered')`,
+      )
+      .then(rowsOf),
+    broadcastsToAcknowledge(db, schoolId),
+    unreadAnswers(db, schoolId),
+    awaitingBoard(db, schoolId),
+  ]);
   return {
     diet: diet && { code: diet.code, name: diet.name },
     window: decideWindow(diet, extension, now),
     candidates: { ...counts, unverified: counts.indexed - counts.verified, unregistered: n(ready.count) },
     results,
-    broadcasts_to_acknowledge: await broadcastsToAcknowledge(db, schoolId),
-    messages_with_board: {
-      unread_answers: await unreadAnswers(db, schoolId),
-      open: await awaitingBoard(db, schoolId),
-    },
+    broadcasts_to_acknowledge: broadcasts,
+    messages_with_board: { unread_answers: unread, open },
+  };
+}
+
+/** The school's published results of the last diet it has any for. */
+async function schoolResults(db: Database, schoolId: number): Promise<SchoolDashboard['results']> {
+  const resultsDiet = await lastPublishedDiet(db, { schoolId });
+  if (!resultsDiet) return null;
+  const [row] = rowsOf(
+    await db.execute(sql`select count(*) as results, count(*) filter (where ${publishedResults.outcome} = 'pass') as passed
+      from ${publishedResults} where ${published(resultsDiet.id)} and ${publishedResults.trainingSchoolId} = ${schoolId}`),
+  );
+  return {
+    diet: { code: resultsDiet.code, name: resultsDiet.name },
+    results: n(row.results),
+    passed: n(row.passed),
   };
 }

@@ -92,8 +92,8 @@ const builtPages: Record<string, () => ReactNode> = {
   '/score/results': () => <ResultsPage />,
   '/candidate/candidate-registered/results': () => <SchoolResultsPage />,
   [CANDIDATE_RECORD_PAGE]: () => <CandidateRecordPage />,
-  '/broadcast-school': () => <SendBroadcastPage />,
-  '/broadcast-school/me': () => <YourBroadcastsPage />,
+  [BROADCAST_LINKS[0].path]: () => <SendBroadcastPage />,
+  [BROADCAST_LINKS[1].path]: () => <YourBroadcastsPage />,
   '/broadcasts': () => <SchoolBroadcastsPage />,
   [BOARD_STAFF_PAGE]: () => <StaffPage />,
 };

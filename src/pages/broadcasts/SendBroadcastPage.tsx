@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { BROADCAST_LINKS } from '../../../contract/navigation';
 import { Link } from 'wouter';
 import {
   AUDIENCE_KINDS,
@@ -38,7 +39,7 @@ export default function SendBroadcastPage() {
           Who receives it is decided when you send it: a school that joins a state or a course header later
           does not receive it. You can ask schools to acknowledge it, and follow who has read and acknowledged
           it in{' '}
-          <Link href="/broadcast-school/me" className="text-brand-700 underline">
+          <Link href={BROADCAST_LINKS[1].path} className="text-brand-700 underline">
             Your broadcast
           </Link>
           .

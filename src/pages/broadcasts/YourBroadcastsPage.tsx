@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { BroadcastDetail, BroadcastSummary } from '../../../contract/broadcasts';
 import { formatDateTime } from '../../../contract/format';
+import { BROADCAST_LINKS } from '../../../contract/navigation';
 import { loadBroadcast, loadSentBroadcasts, remindBroadcast, withdrawBroadcast } from '../../api/broadcasts';
 import { LoadBoundary, reloadResource, useReloadable } from '../../app/resource';
 import { Button, Splash } from '../../ui/controls';
@@ -15,7 +16,7 @@ import { broadcastKey, SENT_KEY } from './keys';
  * counts; one broadcast (/broadcast-school/me/<id>) with each school's state, a reminder to the schools
  * that have not acknowledged, and withdrawal.
  */
-const PAGE = '/broadcast-school/me';
+const PAGE = BROADCAST_LINKS[1].path;
 
 export default function YourBroadcastsPage() {
   const [path] = useLocation();

@@ -17,11 +17,7 @@ export function SchoolView({ data }: { data: SchoolDashboard }) {
       <StatGroup
         title={data.diet ? `Your candidates for ${data.diet.name} (${data.diet.code})` : 'Your candidates'}
       >
-        <Stat
-          label="Indexed"
-          value={c.indexed}
-          link={{ href: '/candidate/candidate-registered', filtered: true }}
-        />
+        <Stat label="Indexed" value={c.indexed} link={L.schoolIndexed()} />
         <Stat label="Awaiting the board's check" value={c.unverified} link={L.schoolVerified(false)} />
         <Stat label="Verified, not registered" value={c.unregistered} link={L.unregistered(diet)} />
         <Stat label="Registered" value={c.registered} link={L.registered(diet)} />
