@@ -7,7 +7,7 @@ import {
   type StaffMember,
   type StaffStatus,
 } from '../../contract/staff';
-import { audit, userOf, type Actor } from '../audit';
+import { audit, changeAudited, userOf, type Actor } from '../audit';
 import { takeHit } from '../auth/throttle';
 import type { Database } from '../db/client';
 import { duplicateAs } from '../db/errors';
@@ -236,19 +236,16 @@ export async function setSuspended(tx: Database, actor: Actor, id: number, { sus
 }
 
 async function reinstate(tx: Database, actor: Actor, id: number) {
-  const changed = await tx
-    .update(users)
-    .set({ active: true, updatedAt: sql`now()` })
-    .where(and(eq(users.id, id), eq(users.role, 'admin'), eq(users.active, false)))
-    .returning({ id: users.id });
-  if (changed.length > 0) {
-    await audit(tx, actor, {
-      action: 'staff.reinstated',
-      entityId: id,
-      before: { active: false },
-      after: { active: true },
-    });
-  }
+  // Audited only when it changes something: an active admin reinstated again is left as they are.
+  await changeAudited(tx, actor, {
+    table: users,
+    id,
+    where: eq(users.role, 'admin'),
+    notFound: M.notFound,
+    action: 'staff.reinstated',
+    snapshot: (row) => ({ active: row.active }),
+    set: () => ({ active: true }),
+  });
   return oneMember(tx, actor, id);
 }
 
