@@ -47,8 +47,14 @@ async function buildServerWhenStale() {
   const esbuild = await import('esbuild');
   fs.rmSync(serverOut, { recursive: true, force: true });
   await esbuild.build({
-    entryPoints: [path.join(root, 'server/main.ts')],
-    outfile: serverEntry,
+    // The PDF drawing's worker thread runs from a bundle of its own beside the server's
+    // (server/documents/pdfThread.ts).
+    entryPoints: [
+      { in: path.join(root, 'server/main.ts'), out: 'main' },
+      { in: path.join(root, 'server/documents/pdfWorker.ts'), out: 'pdfWorker' },
+    ],
+    outdir: serverOut,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

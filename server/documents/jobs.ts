@@ -16,7 +16,7 @@ import { randomSecret } from '../secrets';
 import { newKey, type Storage, type WithStorage } from '../storage/storage';
 import { isRole } from '../../contract/roles';
 import { downloadLink } from './downloads';
-import { drawPdf } from './pdf';
+import { printPdf } from './pdfThread';
 import { startPrinting, type PrintRequest } from './print';
 
 /**
@@ -178,7 +178,7 @@ export async function buildDocumentJob(
     });
     let written = Date.now();
     let saving: Promise<unknown> = Promise.resolve();
-    await drawPdf(printing, {
+    await printPdf(printing, {
       storage,
       out: createWriteStream(temporary),
       progress: (done) => {

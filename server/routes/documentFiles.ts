@@ -6,7 +6,7 @@ import { boardDay } from '../../contract/format';
 import type { PrintDocumentEnding } from '../../contract/navigation';
 import { downloadableJobFile, queueDocumentJob, readDocumentJob } from '../documents/jobs';
 import { readDownloadLink } from '../documents/downloads';
-import { drawPdf } from '../documents/pdf';
+import { printPdf } from '../documents/pdfThread';
 import { BUILDERS } from '../documents/builders';
 import { resolveQuery } from '../documents/params';
 import { printRequestOf, startPrinting } from '../documents/print';
@@ -42,7 +42,7 @@ async function streamPdf(c: AppContext, query: DocumentQuery) {
   const out = new PassThrough();
   // Drawn as the answer is read; a failure part-way cuts the answer off (the reader sees a broken
   // download, never a PDF that looks whole), and is logged.
-  drawPdf(printing, { storage, out }).catch((error: unknown) =>
+  printPdf(printing, { storage, out }).catch((error: unknown) =>
     log.error('document_pdf.failed', { ending, printing: printing.id, error: String(error) }),
   );
   return new Response(Readable.toWeb(out) as ReadableStream<Uint8Array>, {

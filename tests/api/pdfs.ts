@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { DocumentCell, Photocard, PrintedDocument, Verification } from '../../contract/documents';
 import { BOARD_NAME } from '../../contract/documents';
 import type { Printing, PrintingBlock } from '../../server/documents/builder';
-import { drawPdf } from '../../server/documents/pdf';
+import { drawPdf, type PdfTarget } from '../../server/documents/pdf';
 import { verificationOf as pipelineVerification } from '../../server/documents/qr';
 import type { Storage } from '../../server/storage/storage';
 
@@ -124,15 +124,16 @@ export function printingOf(
 }
 
 /** The PDF drawn into memory (the tests' PDFs are small enough), with its page count. */
-export async function drawToBytes(
+export async function drawToBytes<T extends { pages: number }>(
   printing: Printing,
   storage: Storage,
-): Promise<{ bytes: Uint8Array; pages: number }> {
+  draw: (printing: Printing, target: PdfTarget) => Promise<T> = drawPdf as never,
+): Promise<T & { bytes: Uint8Array }> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise((resolve) => out.once('end', resolve));
-  const { pages } = await drawPdf(printing, { storage, out });
+  const drawn = await draw(printing, { storage, out });
   await ended;
-  return { bytes: new Uint8Array(Buffer.concat(chunks)), pages };
+  return { ...drawn, bytes: new Uint8Array(Buffer.concat(chunks)) };
 }

@@ -1,0 +1,206 @@
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { finished } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
+import type { PrintedDocument } from '../../contract/documents';
+import type { Printing, PrintingBlock } from './builder';
+import { drawPdf, type PdfTarget } from './pdf';
+
+/**
+ * A print's PDF drawn in a worker thread of its own (./pdfWorker.ts), while this thread reads its rows
+ * from the database and its photos from the storage, and writes the PDF to its reader. On PGlite the
+ * database runs in this thread (WebAssembly): drawn here, reading and drawing took turns on one core,
+ * and 5,000 photocards took 11.8 s where PostgreSQL, reading in a process of its own, took 9.3 s
+ * (docs/performance.md). The rest of the portal is answered meanwhile as well.
+ *
+ * The worker asks and this thread answers (the next batch of a block, a photo, room to write, the
+ * print's `finish`), so the drawing itself is server/documents/pdf.ts's, unchanged, on either side. At
+ * most one drawing a processor runs in a worker; beyond that a print is drawn in this thread, as before:
+ * never more threads than the machine has, never a print waiting for one.
+ */
+
+/** What the worker asks; each question is answered with its `id`. */
+export type Question =
+  | { id: number; type: 'batch'; block: number }
+  | { id: number; type: 'photo'; key: string }
+  | { id: number; type: 'write'; bytes: Uint8Array }
+  | { id: number; type: 'finish' };
+
+/** What the worker tells without waiting for an answer. */
+export type Notice =
+  { type: 'progress'; done: number } | { type: 'drawn'; pages: number } | { type: 'failed'; message: string };
+
+export type Answer = { id: number; value: unknown } | { id: number; refused: string };
+
+/** A block as it crosses to the worker: its rows or cards stay here and are asked for batch by batch. */
+export type BlockOutline =
+  | Exclude<PrintingBlock, { kind: 'table' } | { kind: 'cards' }>
+  | (Omit<Extract<PrintingBlock, { kind: 'table' }>, 'rows'> & { rows: null })
+  | { kind: 'cards'; count: number; cards: null };
+
+export interface WorkerStart {
+  id: number;
+  head: Omit<PrintedDocument, 'blocks'>;
+  count: number;
+  blocks: BlockOutline[];
+}
+
+const outline = (block: PrintingBlock): BlockOutline =>
+  block.kind === 'table'
+    ? { ...block, rows: null }
+    : block.kind === 'cards'
+      ? { kind: 'cards', count: block.count, cards: null }
+      : block;
+
+let drawing = 0;
+const WORKERS = availableParallelism();
+
+/**
+ * Draws the print as server/documents/pdf.ts's drawPdf does, in a worker thread when one is free;
+ * answers its page count and where it was drawn.
+ */
+export async function printPdf(
+  printing: Printing,
+  target: PdfTarget,
+): Promise<{ pages: number; inWorker: boolean }> {
+  if (drawing >= WORKERS) return { ...(await drawPdf(printing, target)), inWorker: false };
+  drawing++;
+  try {
+    return { ...(await inWorker(printing, target)), inWorker: true };
+  } finally {
+    drawing--;
+  }
+}
+
+/** Bytes of their own (a pooled Buffer's view would carry its whole pool), to hand over without copying. */
+const own = (bytes: Uint8Array) => new Uint8Array(bytes);
+
+async function inWorker(printing: Printing, { storage, out, progress }: PdfTarget) {
+  const worker = new Worker(await workerFile(), {
+    workerData: {
+      id: printing.id,
+      head: printing.head,
+      count: printing.count,
+      blocks: printing.blocks.map(outline),
+    } satisfies WorkerStart,
+  });
+  const batches = printing.blocks.map((block) =>
+    block.kind === 'table'
+      ? block.rows[Symbol.asyncIterator]()
+      : block.kind === 'cards'
+        ? block.cards[Symbol.asyncIterator]()
+        : null,
+  );
+  // The first failure on this side (a query, the reader gone) is the one the print fails with.
+  let failure: unknown = null;
+  const fail = (error: unknown) => (failure ??= error);
+
+  const answer = async (question: Question): Promise<[unknown, ArrayBuffer[]]> => {
+    switch (question.type) {
+      case 'batch': {
+        const next = await batches[question.block]!.next();
+        return [next.done ? null : next.value, []];
+      }
+      case 'photo': {
+        const file = await storage.get(question.key);
+        if (!file) return [null, []];
+        const bytes = own(file.bytes);
+        return [bytes, [bytes.buffer]];
+      }
+      case 'write':
+        if (!out.write(question.bytes))
+          await new Promise<void>((resolve, reject) => {
+            const done = () => {
+              out.off('drain', done);
+              out.off('close', gone);
+              resolve();
+            };
+            const gone = () => {
+              out.off('drain', done);
+              reject(new Error('The PDF’s reader went away.'));
+            };
+            out.once('drain', done);
+            out.once('close', gone);
+          });
+        return [null, []];
+      case 'finish':
+        await printing.finish();
+        return [null, []];
+    }
+  };
+
+  return new Promise<{ pages: number }>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      out.off('error', broken);
+      out.off('close', closedEarly);
+      void worker.terminate();
+      outcome();
+    };
+    const failWith = (error: unknown) =>
+      settle(() => {
+        const reason = failure ?? error;
+        const cause = reason instanceof Error ? reason : new Error(String(reason));
+        // A reader never takes a cut-off PDF for a whole one.
+        out.destroy(cause);
+        reject(cause);
+      });
+    const broken = (error: Error) => failWith(fail(error));
+    const closedEarly = () => failWith(fail(new Error('The PDF’s reader went away before its end.')));
+    out.once('error', broken);
+    out.once('close', closedEarly);
+
+    worker.on('message', (message: Question | Notice) => {
+      if (message.type === 'progress') progress?.(message.done);
+      else if (message.type === 'failed') failWith(new Error(message.message));
+      else if (message.type === 'drawn') {
+        const pages = message.pages;
+        out.off('close', closedEarly);
+        out.end();
+        // As pdf.ts's own pipeline: done when `out` has taken every byte (a file: written and closed).
+        finished(out, { readable: false }).then(() => settle(() => resolve({ pages })), failWith);
+      } else
+        answer(message).then(
+          ([value, transfer]) => worker.postMessage({ id: message.id, value } satisfies Answer, transfer),
+          (error: unknown) => {
+            fail(error);
+            worker.postMessage({ id: message.id, refused: String(error) } satisfies Answer);
+          },
+        );
+    });
+    worker.once('error', failWith);
+    worker.once('exit', (code) => failWith(new Error(`The PDF drawing stopped (exit ${code}).`)));
+  });
+}
+
+/**
+ * The worker's script: beside the bundle that `npm start` runs (scripts/start.mjs bundles it too);
+ * from the sources (tests, scripts run by tsx), bundled once a process the same way, into
+ * node_modules/.cache so its packages resolve as the sources' do.
+ */
+let bundled: Promise<URL> | null = null;
+function workerFile(): Promise<URL> {
+  if (!import.meta.url.endsWith('.ts')) return Promise.resolve(new URL('./pdfWorker.mjs', import.meta.url));
+  bundled ??= (async () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const outfile = path.resolve(here, '../../node_modules/.cache/portal', `pdfWorker-${process.pid}.mjs`);
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    const { build } = await import('esbuild');
+    await build({
+      entryPoints: [path.join(here, 'pdfWorker.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    return new URL(`file://${outfile}`);
+  })();
+  return bundled;
+}
