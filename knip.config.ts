@@ -13,6 +13,9 @@ const config: KnipConfig = {
     'server/main.ts',
     // Run as a worker thread by URL (server/candidates/zip.ts), copied beside the built server.
     'server/candidates/zipWorker.mjs',
+    // The PDF drawing's worker thread, bundled beside the server by scripts/start.mjs (or, from the
+    // sources, by server/documents/pdfThread.ts) and started by URL.
+    'server/documents/pdfWorker.ts',
     // Run with tsx by hand or by npm scripts (bench-*, statecharts through charts).
     'scripts/*.ts',
     // Spawned as its own process by tests/api/attacks/crash-safety.test.ts. (The test files themselves

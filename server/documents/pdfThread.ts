@@ -18,7 +18,9 @@ import { drawPdf, type PdfTarget } from './pdf';
  * The worker asks and this thread answers (the next batch of a block, a photo, room to write, the
  * print's `finish`), so the drawing itself is server/documents/pdf.ts's, unchanged, on either side. At
  * most one drawing a processor runs in a worker; beyond that a print is drawn in this thread, as before:
- * never more threads than the machine has, never a print waiting for one.
+ * never more threads than the machine has, never a print waiting for one. A worker that drew a print
+ * whole waits, warm, for the next (loading pdfkit and the fonts takes a worker about 0.3 s), and ends
+ * after IDLE_MS without one.
  */
 
 /** What the worker asks; each question is answered with its `id`. */
@@ -27,6 +29,9 @@ export type Question =
   | { id: number; type: 'photo'; key: string }
   | { id: number; type: 'write'; bytes: Uint8Array }
   | { id: number; type: 'finish' };
+
+/** What this thread tells the worker: a print to draw, or an answer. */
+export type ToWorker = { type: 'print'; print: WorkerStart } | Answer;
 
 /** What the worker tells without waiting for an answer. */
 export type Notice =
@@ -56,6 +61,42 @@ const outline = (block: PrintingBlock): BlockOutline =>
 
 let drawing = 0;
 const WORKERS = availableParallelism();
+/** How long a warm worker waits for another print before it ends. */
+const IDLE_MS = 10 * 60_000;
+
+/** Workers that drew their last print whole, waiting for the next; each with the timer that ends it. */
+const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+
+/** Workers waiting, warm, for a print. */
+export const warmPdfWorkers = () => idle.length;
+
+async function takeWorker(): Promise<Worker> {
+  const warm = idle.pop();
+  if (warm) {
+    clearTimeout(warm.timer);
+    warm.worker.ref();
+    return warm.worker;
+  }
+  const worker = new Worker(await workerFile());
+  // A worker that ends while it waits (it never should) is no longer offered.
+  worker.once('exit', () => {
+    const at = idle.findIndex((w) => w.worker === worker);
+    if (at >= 0) idle.splice(at, 1).forEach((w) => clearTimeout(w.timer));
+  });
+  return worker;
+}
+
+/** Kept warm for the next print; it neither keeps the portal running nor outlives IDLE_MS unused. */
+function keepWarm(worker: Worker) {
+  worker.unref();
+  const timer = setTimeout(() => {
+    const at = idle.findIndex((w) => w.worker === worker);
+    if (at >= 0) idle.splice(at, 1);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle.push({ worker, timer });
+}
 
 /**
  * Draws the print as server/documents/pdf.ts's drawPdf does, in a worker thread when one is free;
@@ -78,14 +119,7 @@ export async function printPdf(
 const own = (bytes: Uint8Array) => new Uint8Array(bytes);
 
 async function inWorker(printing: Printing, { storage, out, progress }: PdfTarget) {
-  const worker = new Worker(await workerFile(), {
-    workerData: {
-      id: printing.id,
-      head: printing.head,
-      count: printing.count,
-      blocks: printing.blocks.map(outline),
-    } satisfies WorkerStart,
-  });
+  const worker = await takeWorker();
   const batches = printing.blocks.map((block) =>
     block.kind === 'table'
       ? block.rows[Symbol.asyncIterator]()
@@ -133,28 +167,35 @@ async function inWorker(printing: Printing, { storage, out, progress }: PdfTarge
 
   return new Promise<{ pages: number }>((resolve, reject) => {
     let settled = false;
-    const settle = (outcome: () => void) => {
+    const settle = (outcome: () => void, whole: boolean) => {
       if (settled) return;
       settled = true;
       out.off('error', broken);
       out.off('close', closedEarly);
-      void worker.terminate();
+      worker.off('message', listen);
+      worker.off('error', failWith);
+      worker.off('exit', exited);
+      // Only a worker whose print ended whole is drawn with again; any other is ended where it is.
+      if (whole) keepWarm(worker);
+      else void worker.terminate();
       outcome();
     };
     const failWith = (error: unknown) =>
       settle(() => {
         const reason = failure ?? error;
         const cause = reason instanceof Error ? reason : new Error(String(reason));
-        // A reader never takes a cut-off PDF for a whole one.
+        // A reader never takes a cut-off PDF for a whole one. The error is the print's, answered
+        // here: `out` emitting it again must not be an uncaught one (a job's file has no listener).
+        out.on('error', () => {});
         out.destroy(cause);
         reject(cause);
-      });
+      }, false);
     const broken = (error: Error) => failWith(fail(error));
     const closedEarly = () => failWith(fail(new Error('The PDF’s reader went away before its end.')));
     out.once('error', broken);
     out.once('close', closedEarly);
 
-    worker.on('message', (message: Question | Notice) => {
+    const listen = (message: Question | Notice) => {
       if (message.type === 'progress') progress?.(message.done);
       else if (message.type === 'failed') failWith(new Error(message.message));
       else if (message.type === 'drawn') {
@@ -162,18 +203,27 @@ async function inWorker(printing: Printing, { storage, out, progress }: PdfTarge
         out.off('close', closedEarly);
         out.end();
         // As pdf.ts's own pipeline: done when `out` has taken every byte (a file: written and closed).
-        finished(out, { readable: false }).then(() => settle(() => resolve({ pages })), failWith);
+        finished(out, { readable: false }).then(() => settle(() => resolve({ pages }), true), failWith);
       } else
         answer(message).then(
-          ([value, transfer]) => worker.postMessage({ id: message.id, value } satisfies Answer, transfer),
+          ([value, transfer]) => worker.postMessage({ id: message.id, value } satisfies ToWorker, transfer),
           (error: unknown) => {
             fail(error);
-            worker.postMessage({ id: message.id, refused: String(error) } satisfies Answer);
+            worker.postMessage({ id: message.id, refused: String(error) } satisfies ToWorker);
           },
         );
-    });
+    };
+    const exited = (code: number) => failWith(new Error(`The PDF drawing stopped (exit ${code}).`));
+    worker.on('message', listen);
     worker.once('error', failWith);
-    worker.once('exit', (code) => failWith(new Error(`The PDF drawing stopped (exit ${code}).`)));
+    worker.once('exit', exited);
+    const print: WorkerStart = {
+      id: printing.id,
+      head: printing.head,
+      count: printing.count,
+      blocks: printing.blocks.map(outline),
+    };
+    worker.postMessage({ type: 'print', print } satisfies ToWorker);
   });
 }
 

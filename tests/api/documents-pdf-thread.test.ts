@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentCell, Photocard } from '../../contract/documents';
 import { printPhotoOf } from '../../server/candidates/printPhoto';
 import { drawPdf } from '../../server/documents/pdf';
-import { printPdf } from '../../server/documents/pdfThread';
+import { printPdf, warmPdfWorkers } from '../../server/documents/pdfThread';
 import { createLocalStorage } from '../../server/storage/local';
 import { newKey, type Storage } from '../../server/storage/storage';
 import { cardsOf, drawToBytes, inBatches, pdfPages, printingOf, rowsOf, verificationOf } from './pdfs';
@@ -97,6 +97,25 @@ describe('a PDF drawn in a worker thread', () => {
     expect(bytes.byteLength).toBeGreaterThan(small);
     const { bytes: here } = await drawToBytes(mixed(0, 8), storage);
     expect(Math.abs(bytes.byteLength - here.byteLength)).toBeLessThan(64);
+  });
+
+  it('keeps a worker that drew its print whole warm for the next, and ends one whose print failed', async () => {
+    await drawToBytes(mixed(10, 1), storage, printPdf);
+    const warm = warmPdfWorkers();
+    expect(warm).toBeGreaterThanOrEqual(1);
+    const started = performance.now();
+    const again = await drawToBytes(mixed(10, 1), storage, printPdf);
+    expect(again.inWorker).toBe(true);
+    expect(warmPdfWorkers()).toBe(warm);
+    // A warm worker has pdfkit and the fonts loaded: a one-page print is drawn at once.
+    expect(performance.now() - started).toBeLessThan(2000);
+    async function* failing(): AsyncIterable<DocumentCell[][]> {
+      yield [row(0)];
+      throw new Error('refused');
+    }
+    const printing = printingOf([{ kind: 'table', columns: COLUMNS, count: 400, rows: failing() }]);
+    await expect(printPdf(printing, { storage, out: new PassThrough().resume() })).rejects.toThrow('refused');
+    expect(warmPdfWorkers()).toBe(warm - 1);
   });
 
   it('fails with the reading’s own error when a batch cannot be read, and cuts the PDF off', async () => {
