@@ -24,7 +24,7 @@ import {
   planPages,
   type Placement,
 } from './pdfLayout';
-import { BOLD, FitCache, REGULAR, boundLayouts, drawQr, line, registerFonts } from './pdfText';
+import { BOLD, FitCache, REGULAR, drawQr, forgetLayouts, line, registerFonts } from './pdfText';
 
 /**
  * A print as an A4 PDF (pdfkit), streamed into `out` page by page as its rows are read: the layout is
@@ -104,7 +104,7 @@ export async function drawPdf(
         else if (placement.kind === 'items' && block.kind === 'table')
           drawn += Math.max(Math.min(placement.to, block.count) - placement.from, 0);
       }
-      boundLayouts(doc);
+      forgetLayouts(doc);
       progress?.(Math.min(drawn, printing.count));
       await aheadOfReader(doc, out, () => failure);
       // Other requests get their turn between pages. A list's small output never fills `out`, and its

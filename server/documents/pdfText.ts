@@ -25,21 +25,15 @@ export function registerFonts(doc: PDFKit.PDFDocument): void {
 }
 
 /**
- * Words whose glyph layout a font keeps (pdfkit's `layoutCache`, an entry a word) before it is emptied.
- * pdfkit never empties it: a list of 20,000 names and index numbers kept 20,000 layouts, some 25 KB a
- * photocard. Emptied after every page instead, each page laid out again the words every page repeats
- * (the head, the labels, schools, course headers, months, common names), and fontkit's shaping of a
- * word is the largest part of a PDF's drawing. Bounded, those stay laid out and memory stays flat.
+ * Forgets the glyph layouts pdfkit keeps of every word it has set (its fonts' `layoutCache`, which it
+ * never empties): a list of 20,000 names and index numbers would keep 20,000 layouts, some 25 KB a
+ * photocard. Called after each page, so a page's repeated words are still laid out once.
  */
-const LAYOUTS_KEPT = 4000;
-
-/** Empties a font's kept layouts once they are more than LAYOUTS_KEPT words; called after each page. */
-export function boundLayouts(doc: PDFKit.PDFDocument): void {
+export function forgetLayouts(doc: PDFKit.PDFDocument): void {
   const families = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: object }> })
     ._fontFamilies;
   for (const font of Object.values(families ?? {}))
-    if (font.layoutCache && Object.keys(font.layoutCache).length > LAYOUTS_KEPT)
-      font.layoutCache = Object.create(null) as object;
+    if (font.layoutCache) font.layoutCache = Object.create(null) as object;
 }
 
 const ELLIPSIS = '…';
@@ -50,9 +44,6 @@ interface Fitted {
   size: number;
   width: number;
 }
-
-/** Its words, as pdfkit counts them to space a line (given, so pdfkit measures nothing again). */
-const wordsIn = (text: string) => (text.trim() ? text.trim().split(/\s+/).length : 0);
 
 /**
  * A line fitted into `width`: as it is at `size`; else shrunk in proportion, down to `minSize`; else
@@ -116,13 +107,7 @@ export function line(
 ): void {
   const left =
     align === 'right' ? x + width - fitted.width : align === 'center' ? x + (width - fitted.width) / 2 : x;
-  // `textWidth` and `wordCount` are what pdfkit's line wrapper hands its fragments; given, pdfkit does
-  // not lay the text out a second time to measure a width it uses only for links and underlines.
-  const measured = { textWidth: fitted.width, wordCount: wordsIn(fitted.text) };
-  doc
-    .font(font)
-    .fontSize(fitted.size)
-    .text(fitted.text, left, y, { lineBreak: false, ...measured } as PDFKit.Mixins.TextOptions);
+  doc.font(font).fontSize(fitted.size).text(fitted.text, left, y, { lineBreak: false });
 }
 
 /** The last page QR converted: every page of a print draws the same one. */
