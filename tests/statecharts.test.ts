@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { and, assign, emit, not, setup } from 'xstate';
-import { statechartAnchor, statechartHref } from '../contract/statecharts';
+import { statechartAnchor, statechartHref, type ChartCoverage } from '../contract/statecharts';
 import { chartJson, toChartData } from '../scripts/chartData';
 import { describeGuard, emittedTypeOf, MACHINES, toMermaid } from '../scripts/statecharts';
 
@@ -220,6 +220,32 @@ describe('toMermaid', () => {
     expect(describeGuard('hasStoredToken')).toBe('hasStoredToken');
     expect(describeGuard({ type: 'signInGone', params: {} })).toBe('signInGone');
     expect(describeGuard(() => true)).toBe('inline guard');
+  });
+});
+
+describe('coverage files (written by the path tests, tests/machines)', () => {
+  const COVERAGE_DIR = join(CHARTS_DIR, 'coverage');
+
+  it.each(MACHINES.map((entry) => [entry.name, entry] as const))(
+    'docs/statecharts/coverage/%s.json names exactly the states and transitions of its chart',
+    (name, { machine }) => {
+      const file = join(COVERAGE_DIR, `${name}.json`);
+      if (!existsSync(file)) {
+        throw new Error(
+          `docs/statecharts/coverage/${name}.json is missing: its path tests write it (vitest -u).`,
+        );
+      }
+      const coverage = JSON.parse(readFileSync(file, 'utf8')) as ChartCoverage;
+      const chart = toChartData(name, machine);
+      expect(coverage.machine).toBe(name);
+      expect(Object.keys(coverage.states)).toEqual(chart.states.map((state) => state.path));
+      expect(Object.keys(coverage.transitions)).toEqual(chart.transitions.map((t) => t.name));
+    },
+  );
+
+  it('has no coverage file without a machine', () => {
+    const names = new Set(MACHINES.map(({ name }) => `${name}.json`));
+    expect(readdirSync(COVERAGE_DIR).filter((file) => !names.has(file))).toEqual([]);
   });
 });
 
