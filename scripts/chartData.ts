@@ -255,7 +255,7 @@ export function toChartData(name: string, machine: AnyStateMachine): ChartData {
         const x = from.x + from.w;
         const y1 = from.y + Math.min(8, from.h / 3);
         const y2 = from.y + from.h - Math.min(8, from.h / 3);
-        const reach = 22 + 14 * k;
+        const reach = 24 + 24 * k;
         return {
           d: `M${round(x)} ${round(y1)} C${round(x + reach)} ${round(y1 - 6)} ${round(x + reach)} ${round(y2 + 6)} ${round(x)} ${round(y2)}`,
           x: round(x + reach * 0.75),
