@@ -12,10 +12,7 @@ export interface LiveActor {
   actor: string;
   /** The machine it runs: its section on /statecharts. */
   machine: string;
-  /** `signedIn.idle`, or for a parallel machine `account: admin; activity: active`. */
-  state: string;
-  /** Every active state's path (`signedIn`, `signedIn.idle`), to mark them on the chart. */
-  paths: string[];
+  value: StateValue;
   status: string;
 }
 
@@ -28,41 +25,18 @@ export interface LiveStates {
 let live: LiveStates = { actors: [], at: 0 };
 const listeners = new Set<() => void>();
 
-function pathsOf(value: StateValue, prefix = ''): string[] {
-  if (typeof value === 'string') return [`${prefix}${value}`];
-  return Object.entries(value).flatMap(([key, child]) => [
-    `${prefix}${key}`,
-    ...(child === undefined ? [] : pathsOf(child, `${prefix}${key}.`)),
-  ]);
-}
-
-function describe(value: StateValue): string {
-  if (typeof value === 'string') return value;
-  const entries = Object.entries(value).filter(
-    (entry): entry is [string, StateValue] => entry[1] !== undefined,
-  );
-  if (entries.length === 1) return `${entries[0][0]}.${describe(entries[0][1])}`;
-  return entries.map(([key, child]) => `${key}: ${describe(child)}`).join('; ');
-}
-
-/** The app actor's `inspect` option: keeps each machine actor's latest state value. */
+/** The app actor's `inspect` option: keeps each machine actor's latest state value (the page words it). */
 export function inspectAppActors(event: InspectionEvent): void {
   if (event.type !== '@xstate.snapshot') return;
-  const snapshot = event.snapshot as { value?: StateValue; status?: string };
+  const { value, status } = event.snapshot as { value?: StateValue; status: string };
   const ref = event.actorRef as { logic?: { id?: unknown; config?: unknown }; systemId?: string };
-  const logic = ref.logic ?? {};
+  const machine = ref.logic?.id;
   // Machine actors only (promise and callback actors have no state value).
-  if (snapshot.value === undefined || typeof logic.id !== 'string' || !logic.config) return;
-  const actor = ref.systemId ?? logic.id;
-  const next: LiveActor = {
-    actor,
-    machine: logic.id,
-    state: describe(snapshot.value),
-    paths: pathsOf(snapshot.value),
-    status: snapshot.status ?? 'active',
-  };
+  if (value === undefined || typeof machine !== 'string' || !ref.logic?.config) return;
+  const actor = ref.systemId ?? machine;
   const known = live.actors.find((entry) => entry.actor === actor);
-  if (known && known.state === next.state && known.status === next.status) return;
+  if (known && known.value === value && known.status === status) return;
+  const next = { actor, machine, value, status };
   live = {
     actors: known ? live.actors.map((entry) => (entry === known ? next : entry)) : [...live.actors, next],
     at: Date.now(),

@@ -1,4 +1,5 @@
 import { useState, useSyncExternalStore } from 'react';
+import type { StateValue } from 'xstate';
 import { Link } from 'wouter';
 import { BOARD_NAME } from '../../contract/documents';
 import { HOME_PATH } from '../../contract/navigation';
@@ -31,10 +32,10 @@ export default function StatechartsPage() {
   const signedIn = useSession((s) => s.hasTag('signedIn'));
   const live = useSyncExternalStore(subscribeLiveStates, getLiveStates);
   return (
-    <main className="mx-auto max-w-5xl px-4 py-6">
+    <main className="mx-auto max-w-6xl px-4 py-6">
       <p className="text-sm font-semibold uppercase tracking-wide text-slate-600">{BOARD_NAME}</p>
       <h1 className="mt-1 text-2xl font-bold">Statecharts</h1>
-      <p className="mt-2 max-w-prose text-slate-700">
+      <p className="mt-2 max-w-2xl text-slate-700">
         Every screen that takes more than one step is run by a statechart. Each is drawn here from the code
         that runs it, so the drawing cannot differ from what the portal does. Arrows are numbered; each number
         leads to its transition in words below, with whether the automated path tests take it.
@@ -68,9 +69,30 @@ export default function StatechartsPage() {
   );
 }
 
+/** Every active state's path (`signedIn`, `signedIn.idle`), to outline them on the chart. */
+function pathsOf(value: StateValue, prefix = ''): string[] {
+  if (typeof value === 'string') return [`${prefix}${value}`];
+  return Object.entries(value).flatMap(([key, child]) => [
+    `${prefix}${key}`,
+    ...(child === undefined ? [] : pathsOf(child, `${prefix}${key}.`)),
+  ]);
+}
+
+/** `signedIn.idle`, or for a parallel machine `account: admin; activity: active`. */
+function stateOf(value: StateValue): string {
+  if (typeof value === 'string') return value;
+  const entries = Object.entries(value).filter(
+    (entry): entry is [string, StateValue] => entry[1] !== undefined,
+  );
+  if (entries.length === 1) return `${entries[0][0]}.${stateOf(entries[0][1])}`;
+  return entries.map(([key, child]) => `${key}: ${stateOf(child)}`).join('; ');
+}
+
 /** What is copied for a support request: machine names and state values, nothing else. */
 function supportText(actors: readonly LiveActor[], at: number): string {
-  const lines = actors.map((actor) => `${actor.actor} (${actor.machine}): ${actor.state} [${actor.status}]`);
+  const lines = actors.map(
+    (actor) => `${actor.actor} (${actor.machine}): ${stateOf(actor.value)} [${actor.status}]`,
+  );
   return [`Portal state at ${new Date(at).toISOString()}`, ...lines].join('\n');
 }
 
@@ -96,7 +118,7 @@ function LiveStatePanel({ actors, at }: { actors: readonly LiveActor[]; at: numb
             <a className="text-brand-700 underline" href={`#${actor.machine}`}>
               {actor.actor}
             </a>
-            : <span className="font-mono">{actor.state}</span>
+            : <span className="font-mono">{stateOf(actor.value)}</span>
           </li>
         ))}
       </ul>
@@ -124,10 +146,10 @@ function Machine({
   const covered = (t: ChartTransition) => coverage?.transitions[t.name] === true;
   const coveredCount = chart.transitions.filter(covered).length;
   const stateCount = chart.states.filter((state) => coverage?.states[state.path]).length;
-  const active = new Set(live.flatMap((actor) => actor.paths));
+  const active = new Set(live.flatMap((actor) => pathsOf(actor.value)));
   const heading = `${chart.name}-heading`;
   return (
-    <section id={chart.name} aria-labelledby={heading} className="mt-10 scroll-mt-4">
+    <section id={chart.name} aria-labelledby={heading} className="mt-8">
       <h2 id={heading} className="text-xl font-bold">
         {chart.name}
       </h2>
@@ -137,7 +159,7 @@ function Machine({
       </p>
       {live.map((actor) => (
         <p key={actor.actor} className="mt-1 text-sm font-semibold text-emerald-800">
-          Your {actor.actor} is now in <span className="font-mono">{actor.state}</span>.
+          Your {actor.actor} is now in <span className="font-mono">{stateOf(actor.value)}</span>.
         </p>
       ))}
       <div
@@ -157,7 +179,7 @@ function Machine({
       <h3 className="mt-3 font-semibold">Transitions</h3>
       <ol className="mt-1 space-y-1 text-sm">
         {chart.transitions.map((t) => (
-          <li key={t.anchor} id={t.anchor} className="scroll-mt-4 break-words target:bg-yellow-100">
+          <li key={t.anchor} id={t.anchor} className="break-words">
             <span className="font-mono">{t.n}.</span> <span className="font-mono">{t.source}</span> →{' '}
             <span className="font-mono">{t.targets.join(', ') || '(stays)'}</span> on{' '}
             <strong>{t.trigger}</strong>
@@ -172,7 +194,7 @@ function Machine({
 
 function CoverageBadge({ covered }: { covered: boolean }) {
   return covered ? (
-    <span className="rounded bg-emerald-100 px-1 text-emerald-900">covered</span>
+    <span className="rounded bg-green-100 px-1 text-green-900">covered</span>
   ) : (
     <span className="rounded bg-red-100 px-1 text-red-900">not covered</span>
   );
@@ -267,29 +289,27 @@ function Diagram({
             width={state.box.w}
             height={state.box.h}
             rx={8}
-            className={
+            fill={
               active.has(state.path)
-                ? 'fill-emerald-50 stroke-emerald-700'
+                ? '#ecfdf5'
                 : state.type === 'atomic' || state.type === 'final'
-                  ? 'fill-slate-50 stroke-slate-500'
-                  : 'fill-none stroke-slate-400'
+                  ? '#f8fafc'
+                  : 'none'
+            }
+            stroke={
+              active.has(state.path)
+                ? '#047857'
+                : state.type === 'atomic' || state.type === 'final'
+                  ? '#64748b'
+                  : '#94a3b8'
             }
             strokeWidth={active.has(state.path) ? 3 : 1}
           />
-          <text
-            x={state.box.x + 10}
-            y={state.box.y + 18}
-            className="fill-slate-900 text-[12px] font-semibold"
-          >
+          <text x={state.box.x + 10} y={state.box.y + 18} fill="#0f172a" fontSize={12} fontWeight={600}>
             {state.key}
           </text>
           {state.notes.map((note, i) => (
-            <text
-              key={note}
-              x={state.box.x + 10}
-              y={state.box.y + 32 + 14 * i}
-              className="fill-slate-600 text-[11px]"
-            >
+            <text key={note} x={state.box.x + 10} y={state.box.y + 32 + 14 * i} fill="#475569" fontSize={11}>
               {note}
             </text>
           ))}
@@ -297,16 +317,9 @@ function Diagram({
       ))}
       {chart.marks.map((mark) =>
         mark.kind === 'initial' ? (
-          <g key={`initial-${mark.state}`} className="text-slate-800">
-            <circle
-              cx={mark.box.x + mark.box.w / 2}
-              cy={mark.box.y + mark.box.h / 2}
-              r={6}
-              className="fill-slate-800"
-            />
-            {mark.d && (
-              <path d={mark.d} className="stroke-slate-800" fill="none" markerEnd={`url(#${marker})`} />
-            )}
+          <g key={`initial-${mark.state}`}>
+            <circle cx={mark.box.x + mark.box.w / 2} cy={mark.box.y + mark.box.h / 2} r={6} fill="#1e293b" />
+            {mark.d && <path d={mark.d} stroke="#1e293b" fill="none" markerEnd={`url(#${marker})`} />}
           </g>
         ) : (
           <g key={`any-${mark.state}`}>
@@ -316,19 +329,20 @@ function Diagram({
               width={mark.box.w}
               height={mark.box.h}
               rx={8}
-              className="fill-white stroke-slate-400"
+              fill="#fff"
+              stroke="#94a3b8"
               strokeDasharray="4 3"
             />
-            <text x={mark.box.x + 10} y={mark.box.y + 18} className="fill-slate-600 text-[11px]">
+            <text x={mark.box.x + 10} y={mark.box.y + 18} fill="#475569" fontSize={11}>
               any state
             </text>
           </g>
         ),
       )}
       {chart.transitions.map((t) => {
-        const tone = covered(t) ? 'text-sky-800' : 'text-red-700';
+        const tone = covered(t) ? '#075985' : '#b91c1c';
         return (
-          <g key={t.anchor} className={tone} data-covered={covered(t)}>
+          <g key={t.anchor} color={tone} data-covered={covered(t)}>
             {t.arrows.map((arrow, i) => (
               <path
                 key={i}
@@ -343,8 +357,8 @@ function Diagram({
             {t.arrows.map((arrow, i) => (
               <a key={`n${i}`} href={`#${t.anchor}`} aria-label={`${t.n}: ${t.name}`}>
                 <title>{`${t.n}: ${t.name}${covered(t) ? '' : ' (not covered)'}`}</title>
-                <circle cx={arrow.x} cy={arrow.y} r={9} className="fill-white" stroke="currentColor" />
-                <text x={arrow.x} y={arrow.y + 3.5} textAnchor="middle" className="fill-current text-[10px]">
+                <circle cx={arrow.x} cy={arrow.y} r={9} fill="#fff" stroke="currentColor" />
+                <text x={arrow.x} y={arrow.y + 3.5} textAnchor="middle" fill="currentColor" fontSize={10}>
                   {t.n}
                 </text>
               </a>
