@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { StateValue } from 'xstate';
 import { Link } from 'wouter';
 import { BOARD_NAME } from '../../contract/documents';
@@ -28,9 +28,26 @@ const coverages = new Map(
   ).map((coverage) => [coverage.machine, coverage]),
 );
 
+/** The anchor in the address (`#payment`, a transition's id): what a link from the audit trail points at. */
+function useHash(): string {
+  return useSyncExternalStore(
+    (listener) => {
+      window.addEventListener('hashchange', listener);
+      return () => window.removeEventListener('hashchange', listener);
+    },
+    () => decodeURIComponent(window.location.hash.slice(1)),
+  );
+}
+
 export default function StatechartsPage() {
   const signedIn = useSession((s) => s.hasTag('signedIn'));
   const live = useSyncExternalStore(subscribeLiveStates, getLiveStates);
+  const hash = useHash();
+  // Opened from a link (the audit trail's), the page arrives after the browser looked for the anchor.
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (id) document.getElementById(id)?.scrollIntoView();
+  }, []);
   return (
     <main className="mx-auto max-w-6xl px-4 py-6">
       <p className="text-sm font-semibold uppercase tracking-wide text-slate-600">{BOARD_NAME}</p>
@@ -58,6 +75,7 @@ export default function StatechartsPage() {
           chart={chart}
           coverage={coverages.get(chart.name)}
           live={signedIn ? live.actors.filter((actor) => actor.machine === chart.name) : []}
+          target={hash}
         />
       ))}
       <p className="mt-8">
@@ -138,10 +156,13 @@ function Machine({
   chart,
   coverage,
   live,
+  target,
 }: {
   chart: ChartData;
   coverage: ChartCoverage | undefined;
   live: LiveActor[];
+  /** The anchor in the address: its transition is highlighted. */
+  target: string;
 }) {
   const covered = (t: ChartTransition) => coverage?.transitions[t.name] === true;
   const coveredCount = chart.transitions.filter(covered).length;
@@ -179,7 +200,12 @@ function Machine({
       <h3 className="mt-3 font-semibold">Transitions</h3>
       <ol className="mt-1 space-y-1 text-sm">
         {chart.transitions.map((t) => (
-          <li key={t.anchor} id={t.anchor} className="break-words">
+          <li
+            key={t.anchor}
+            id={t.anchor}
+            aria-current={t.anchor === target ? 'location' : undefined}
+            className={`break-words ${t.anchor === target ? 'bg-amber-100' : ''}`}
+          >
             <span className="font-mono">{t.n}.</span> <span className="font-mono">{t.source}</span> →{' '}
             <span className="font-mono">{t.targets.join(', ') || '(stays)'}</span> on{' '}
             <strong>{t.trigger}</strong>

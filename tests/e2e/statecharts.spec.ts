@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { statechartAnchor } from '../../contract/statecharts';
+import { statechartAnchor, statechartHref } from '../../contract/statecharts';
 import { signIn } from './support';
 
 /** Every charted machine: the files `npm run charts` writes (drift-tested against MACHINES). */
@@ -40,6 +40,16 @@ test('/statecharts draws every machine, without signing in, and shows a covered 
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#${anchor}$`));
   await expect(row).toBeInViewport();
+
+  await expect(row).toHaveAttribute('aria-current', 'location');
+
+  // A link from the audit trail opens the page at its transition.
+  const locked = statechartHref('scoreSheet', 'locking --done: lockSheet--> loading');
+  await page.goto(locked);
+  const lockedRow = page.locator(`li[id="${locked.split('#')[1]}"]`);
+  await expect(lockedRow).toBeInViewport();
+  await expect(lockedRow).toHaveAttribute('aria-current', 'location');
+  await expect(lockedRow.getByText('covered', { exact: true })).toBeVisible();
 
   // No wider than a phone: the diagrams scroll inside their own region.
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
