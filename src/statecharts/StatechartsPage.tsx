@@ -189,7 +189,12 @@ function Machine({
         tabIndex={0}
         className="mt-3 max-w-full overflow-auto rounded border border-slate-200 bg-white"
       >
-        <Diagram chart={chart} covered={covered} active={active} />
+        <Diagram
+          chart={chart}
+          covered={covered}
+          coveredState={(path) => coverage?.states[path] === true}
+          active={active}
+        />
       </div>
       <details className="mt-3">
         <summary className="cursor-pointer font-semibold">
@@ -278,10 +283,12 @@ function Words({ chart, coverage }: { chart: ChartData; coverage: ChartCoverage 
 function Diagram({
   chart,
   covered,
+  coveredState,
   active,
 }: {
   chart: ChartData;
   covered: (t: ChartTransition) => boolean;
+  coveredState: (path: string) => boolean;
   active: Set<string>;
 }) {
   const marker = `${chart.name}-arrow`;
@@ -308,7 +315,12 @@ function Diagram({
         </marker>
       </defs>
       {chart.states.map((state) => (
-        <g key={state.path} data-state={state.path} data-active={active.has(state.path) || undefined}>
+        <g
+          key={state.path}
+          data-state={state.path}
+          data-active={active.has(state.path) || undefined}
+          data-covered={coveredState(state.path)}
+        >
           <rect
             x={state.box.x}
             y={state.box.y}
@@ -325,12 +337,17 @@ function Diagram({
             stroke={
               active.has(state.path)
                 ? '#047857'
-                : state.type === 'atomic' || state.type === 'final'
-                  ? '#64748b'
-                  : '#94a3b8'
+                : !coveredState(state.path)
+                  ? '#b91c1c'
+                  : state.type === 'atomic' || state.type === 'final'
+                    ? '#64748b'
+                    : '#94a3b8'
             }
             strokeWidth={active.has(state.path) ? 3 : 1}
-          />
+            strokeDasharray={coveredState(state.path) ? undefined : '5 3'}
+          >
+            {!coveredState(state.path) && <title>{`${state.path} (not covered)`}</title>}
+          </rect>
           <text x={state.box.x + 10} y={state.box.y + 18} fill="#0f172a" fontSize={12} fontWeight={600}>
             {state.key}
           </text>

@@ -36,6 +36,11 @@ test('/statecharts draws every machine, without signing in, and shows a covered 
   const arrow = page
     .getByRole('region', { name: 'Diagram of idle' })
     .getByRole('link', { name: new RegExp(`: ${IDLE_TIMEOUT}$`) });
+  await expect(arrow.locator('xpath=..')).toHaveAttribute('data-covered', 'true');
+  await expect(page.locator('section[id="idle"] [data-state="idle"]')).toHaveAttribute(
+    'data-covered',
+    'true',
+  );
   await arrow.focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`#${anchor}$`));
