@@ -272,9 +272,43 @@ export function toChartData(name: string, machine: AnyStateMachine): ChartData {
       const length = Math.hypot(dx, dy) || 1;
       // Fan out repeated arrows, alternating sides; arrows going up bow out to the right.
       const fan = (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 26;
-      const bow = (dy < 0 ? 36 : 0) + fan;
-      const cx = (start.x + end.x) / 2 + (-dy / length) * bow;
-      const cy = (start.y + end.y) / 2 + (dx / length) * bow;
+      const control = (bow: number) => ({
+        x: (start.x + end.x) / 2 + (-dy / length) * bow,
+        y: (start.y + end.y) / 2 + (dx / length) * bow,
+      });
+      // Bow around the states in the way: of a few curves, the one crossing the fewest boxes that hold
+      // neither end (the straightest among equals).
+      const obstacles = [...boxes.entries()]
+        .filter(([node]) => node !== root && !isWithin(t.source, node) && !isWithin(target, node))
+        .map(([, box]) => box);
+      const crossings = (bow: number) => {
+        const c = control(bow);
+        let hits = 0;
+        // Never out of the drawing.
+        for (let step = 1; step < 16; step++) {
+          const u = step / 16;
+          const x = (1 - u) ** 2 * start.x + 2 * (1 - u) * u * c.x + u ** 2 * end.x;
+          const y = (1 - u) ** 2 * start.y + 2 * (1 - u) * u * c.y + u ** 2 * end.y;
+          if (x < 0 || y < 0 || x > size.w || y > size.h) return Infinity;
+        }
+        for (const box of obstacles) {
+          for (let step = 1; step < 16; step++) {
+            const u = step / 16;
+            const x = (1 - u) ** 2 * start.x + 2 * (1 - u) * u * c.x + u ** 2 * end.x;
+            const y = (1 - u) ** 2 * start.y + 2 * (1 - u) * u * c.y + u ** 2 * end.y;
+            if (x > box.x && x < box.x + box.w && y > box.y && y < box.y + box.h) {
+              hits += 1;
+              break;
+            }
+          }
+        }
+        return hits;
+      };
+      const base = (dy < 0 ? 36 : 0) + fan;
+      const bow = [0, 50, -50, 100, -100, 160, -160, 240, -240, 320, -320]
+        .map((extra) => ({ bow: base + extra, hits: crossings(base + extra) }))
+        .reduce((best, option) => (option.hits < best.hits ? option : best)).bow;
+      const { x: cx, y: cy } = control(bow);
       return {
         d: `M${round(start.x)} ${round(start.y)} Q${round(cx)} ${round(cy)} ${round(end.x)} ${round(end.y)}`,
         x: round(0.25 * start.x + 0.5 * cx + 0.25 * end.x),
