@@ -1,3 +1,5 @@
+import type { MachineStep } from './statecharts';
+
 /**
  * The audit trail's catalogue: every action the portal records, with the kind of thing it is about. The
  * server's `audit()` takes only these, so an action cannot be misspelt or filed under the wrong entity,
@@ -88,3 +90,47 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+const STATUS_SAVED: MachineStep = {
+  machine: 'statusToggle',
+  transition: 'updating --done: updateStatus--> ready.saved',
+};
+
+/**
+ * The actions a statechart drives, with the machine and transition each comes from (as
+ * contract/statecharts.ts names them): the audit trail links such an entry to that transition on
+ * /statecharts (`statechartHref`, src/statecharts/MachineStepLink.tsx). tests/contract/audit-steps.test.ts
+ * checks that every named machine and transition exists. An action done from a plain form or the API
+ * alone has none.
+ */
+export const AUDIT_MACHINE_STEPS: Partial<Record<AuditAction, MachineStep>> = {
+  'auth.signed_in': { machine: 'session', transition: 'confirming --done: confirmCode--> loadingProfile' },
+  'auth.signed_out': { machine: 'session', transition: 'signingOut --done: signOut--> signedOut' },
+  'impersonation.started': {
+    machine: 'impersonation',
+    transition: 'starting --done: startImpersonation--> reloading',
+  },
+  'impersonation.ended': {
+    machine: 'impersonation',
+    transition: 'switchingBack --done: switchBack--> reloading',
+  },
+  'user.profile_updated': { machine: 'formDialog', transition: 'open.submitting --done: submit--> closed' },
+  'user.password_changed': { machine: 'formDialog', transition: 'open.submitting --done: submit--> closed' },
+  'school.status_changed': STATUS_SAVED,
+  'course_header.indexing_status_changed': STATUS_SAVED,
+  'course_header.registration_status_changed': STATUS_SAVED,
+  'candidate.reg_status_changed': STATUS_SAVED,
+  'fee.status_changed': STATUS_SAVED,
+  'candidate.indexed': { machine: 'candidateForm', transition: 'submitting --candidate.saved--> succeeded' },
+  'candidate.updated': { machine: 'candidateForm', transition: 'submitting --candidate.saved--> succeeded' },
+  'bulk_indexing.checked': { machine: 'bulkImport', transition: 'checking --done: checkFiles--> reviewed' },
+  'payment.started': { machine: 'payment', transition: 'initialising --done: startPayment--> paying' },
+  'payment.status_changed': {
+    machine: 'payment',
+    transition: 'verifying --done: verifyPayment [settledAs]--> paid',
+  },
+  'score_sheet.submitted': { machine: 'scoreSheet', transition: 'submitting --done: submitGrid--> loading' },
+  'score_sheet.locked': { machine: 'scoreSheet', transition: 'locking --done: lockSheet--> loading' },
+  'score_sheet.unlocked': { machine: 'scoreSheet', transition: 'unlocking --done: unlockSheet--> loading' },
+  'mark.changed': { machine: 'markRow', transition: 'saving --done: saveRow--> clean' },
+};

@@ -1,5 +1,6 @@
 import type { Role } from './roles';
 import { SCHOOL_BROADCASTS_PAGE } from './broadcasts';
+import { STATECHARTS_PATH } from './statecharts';
 
 /** A sidebar entry, spec section 2, word for word. */
 export interface SidebarEntry {
@@ -135,12 +136,19 @@ export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
 };
 
 /**
- * Pages shown without header and sidebar: the spec's, the password pages beside /login, and the public
- * check of a printed document's code (/verify, /verify/<code>).
+ * Pages shown without header and sidebar: the spec's, the password pages beside /login, the public
+ * check of a printed document's code (/verify, /verify/<code>) and the public /statecharts.
  */
 export function isShellLess(path: string): boolean {
   return (
-    [LOGIN_PATH, CONFIRM_CODE_PATH, RESET_PASSWORD_PAGE, FORGOT_PASSWORD_PAGE, VERIFY_PATH].includes(path) ||
+    [
+      LOGIN_PATH,
+      CONFIRM_CODE_PATH,
+      RESET_PASSWORD_PAGE,
+      FORGOT_PASSWORD_PAGE,
+      VERIFY_PATH,
+      STATECHARTS_PATH,
+    ].includes(path) ||
     path.startsWith(PRINT_DOCUMENT_PREFIX) ||
     path.startsWith(`${VERIFY_PATH}/`)
   );

@@ -91,7 +91,7 @@ export function describeGuard(guard: unknown): string | undefined {
  * The trigger of a transition in words: the event type, `always`, `after idleTimeout` (or `after 500ms`),
  * `done: <invoke id>`, `error: <invoke id>`, `done` for a compound state's onDone.
  */
-function describeTrigger(transition: AnyTransitionDefinition): string {
+export function describeTrigger(transition: AnyTransitionDefinition): string {
   const type = transition.eventType as string;
   if (type === '') return 'always';
   if (type.startsWith(AFTER)) {
@@ -172,17 +172,36 @@ function sentEventOf(action: unknown, machine: AnyStateMachine): string | undefi
   return `send ${type} to ${builtin.to}`;
 }
 
-/**
- * `trigger [guard] / emit a, b · send e to child`: an arrow's label in a chart (the harness names
- * transitions without their actions).
- */
-function describeArrow(transition: AnyTransitionDefinition): string {
+/** What taking a transition tells others: `emit a, b` (its emitted events) and `send e to child`. */
+export function effectsOf(transition: AnyTransitionDefinition): string[] {
   const { machine } = transition.source;
   const emits = emittedTypesOf(transition.actions, machine);
   const sends = transition.actions
     .map((action) => sentEventOf(action, machine))
     .filter((sent): sent is string => sent !== undefined);
-  const effects = [...(emits.length ? [`emit ${emits.join(', ')}`] : []), ...sends];
+  return [...(emits.length ? [`emit ${emits.join(', ')}`] : []), ...sends];
+}
+
+/** A state's path in its machine (`ready.saved`); the machine itself is named by its id. */
+export function statePathOf(node: AnyStateNode): string {
+  return node.path.length ? node.path.join('.') : node.machine.id;
+}
+
+/**
+ * A transition's name, relative to its machine: `updating --done: updateStatus--> ready.saved`. The page
+ * anchors it (contract/statecharts.ts), the coverage files and the audit catalogue name it so.
+ */
+export function transitionName(transition: AnyTransitionDefinition): string {
+  const targets = (transition.target ?? []).map(statePathOf);
+  return `${statePathOf(transition.source)} --${describeTransition(transition)}--> ${targets.join(', ') || '(stays)'}`;
+}
+
+/**
+ * `trigger [guard] / emit a, b · send e to child`: an arrow's label in a chart (the harness names
+ * transitions without their actions).
+ */
+function describeArrow(transition: AnyTransitionDefinition): string {
+  const effects = effectsOf(transition);
   const label = describeTransition(transition);
   return effects.length ? `${label} / ${effects.join(' · ')}` : label;
 }
@@ -264,7 +283,7 @@ function invokesOf(node: AnyStateNode): string[] {
   });
 }
 
-function notesOf(node: AnyStateNode): string[] {
+export function notesOf(node: AnyStateNode): string[] {
   const tags = [...node.tags].sort();
   const notes = tags.length ? [`tags ${tags.join(', ')}`] : [];
   notes.push(...invokesOf(node));

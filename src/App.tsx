@@ -7,6 +7,7 @@ import {
   RESET_PASSWORD_PAGE,
   VERIFY_PATH,
 } from '../contract/navigation';
+import { STATECHARTS_PATH } from '../contract/statecharts';
 import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
@@ -21,6 +22,8 @@ const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
 const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
 // Public, opened from a QR code on a phone: a chunk of its own, as small as it can be.
 const VerifyPage = lazy(() => import('./pages/VerifyPage'));
+// Public (it holds no data) and carries every chart's data: its own chunk.
+const StatechartsPage = lazy(() => import('./statecharts/StatechartsPage'));
 
 export function App() {
   return (
@@ -43,6 +46,11 @@ export function App() {
             <VerifyPage code={params.code} />
           </Suspense>
         )}
+      </Route>
+      <Route path={STATECHARTS_PATH}>
+        <Suspense fallback={<Splash message="Loading…" />}>
+          <StatechartsPage />
+        </Suspense>
       </Route>
       <Route path="/print-document/:ending">
         {(params) => (

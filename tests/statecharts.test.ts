@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { and, assign, emit, not, setup } from 'xstate';
+import { statechartAnchor, statechartHref, type ChartCoverage } from '../contract/statecharts';
+import { chartJson, toChartData } from '../scripts/chartData';
 import { describeGuard, emittedTypeOf, MACHINES, toMermaid } from '../scripts/statecharts';
 
 const CHARTS_DIR = join(import.meta.dirname, '..', 'docs', 'statecharts');
@@ -21,9 +23,21 @@ describe('committed statecharts', () => {
     },
   );
 
+  it.each(MACHINES.map((entry) => [entry.name, entry] as const))(
+    'docs/statecharts/%s.json (what /statecharts draws) matches its machine',
+    (name, { machine }) => {
+      const file = join(CHARTS_DIR, `${name}.json`);
+      if (!existsSync(file)) throw new Error(`docs/statecharts/${name}.json is missing: ${REGENERATE}.`);
+      const committed = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+      if (committed !== chartJson(toChartData(name, machine))) {
+        throw new Error(`docs/statecharts/${name}.json no longer matches its machine: ${REGENERATE}.`);
+      }
+    },
+  );
+
   it('has no chart without a machine', () => {
-    const names = new Set(MACHINES.map(({ name }) => `${name}.mmd`));
-    const orphans = readdirSync(CHARTS_DIR).filter((file) => file.endsWith('.mmd') && !names.has(file));
+    const names = new Set(MACHINES.flatMap(({ name }) => [`${name}.mmd`, `${name}.json`]));
+    const orphans = readdirSync(CHARTS_DIR).filter((file) => /\.(mmd|json)$/.test(file) && !names.has(file));
     expect(orphans, `charts whose machine is not in MACHINES: ${REGENERATE}`).toEqual([]);
   });
 });
@@ -206,5 +220,90 @@ describe('toMermaid', () => {
     expect(describeGuard('hasStoredToken')).toBe('hasStoredToken');
     expect(describeGuard({ type: 'signInGone', params: {} })).toBe('signInGone');
     expect(describeGuard(() => true)).toBe('inline guard');
+  });
+});
+
+describe('coverage files (written by the path tests, tests/machines)', () => {
+  const COVERAGE_DIR = join(CHARTS_DIR, 'coverage');
+
+  it.each(MACHINES.map((entry) => [entry.name, entry] as const))(
+    'docs/statecharts/coverage/%s.json names exactly the states and transitions of its chart',
+    (name, { machine }) => {
+      const file = join(COVERAGE_DIR, `${name}.json`);
+      if (!existsSync(file)) {
+        throw new Error(
+          `docs/statecharts/coverage/${name}.json is missing: its path tests write it (vitest -u).`,
+        );
+      }
+      const coverage = JSON.parse(readFileSync(file, 'utf8')) as ChartCoverage;
+      const chart = toChartData(name, machine);
+      expect(coverage.machine).toBe(name);
+      expect(Object.keys(coverage.states)).toEqual(chart.states.map((state) => state.path));
+      expect(Object.keys(coverage.transitions)).toEqual(chart.transitions.map((t) => t.name));
+    },
+  );
+
+  it('has no coverage file without a machine', () => {
+    const names = new Set(MACHINES.map(({ name }) => `${name}.json`));
+    expect(readdirSync(COVERAGE_DIR).filter((file) => !names.has(file))).toEqual([]);
+  });
+});
+
+describe('chart data for /statecharts', () => {
+  const statusToggle = toChartData(
+    'statusToggle',
+    MACHINES.find(({ name }) => name === 'statusToggle')!.machine,
+  );
+
+  it('lists states, transitions in words, events, guards and invoked actors', () => {
+    expect(statusToggle.states.map((state) => state.path)).toEqual([
+      'ready',
+      'ready.saved',
+      'ready.failed',
+      'confirming',
+      'updating',
+    ]);
+    const saved = statusToggle.transitions.find(
+      (t) => t.name === 'updating --done: updateStatus--> ready.saved',
+    );
+    expect(saved).toMatchObject({
+      source: 'updating',
+      targets: ['ready.saved'],
+      trigger: 'done: updateStatus',
+      guard: null,
+      anchor: statechartAnchor('statusToggle', 'updating --done: updateStatus--> ready.saved'),
+    });
+    expect(statusToggle.transitions.map((t) => t.name)).toContain(
+      'ready --toggle.change [needsConfirmation]--> confirming',
+    );
+    expect(statusToggle.events).toEqual(['toggle.change', 'toggle.confirm', 'toggle.cancel']);
+    expect(statusToggle.guards).toEqual(['isSame', 'needsConfirmation']);
+    expect(statusToggle.actors).toEqual([{ state: 'updating', actor: 'updateStatus' }]);
+  });
+
+  it('names delays with their milliseconds', () => {
+    const idle = toChartData('idle', MACHINES.find(({ name }) => name === 'idle')!.machine);
+    expect(idle.delays).toEqual([{ name: 'idleTimeout', ms: 10_000 }]);
+    expect(idle.transitions.map((t) => t.name)).toContain('active --after idleTimeout--> idle');
+  });
+
+  it('draws every state inside the drawing, and an arrow for every target', () => {
+    for (const { name, machine } of MACHINES) {
+      const data = toChartData(name, machine);
+      for (const { box } of data.states) {
+        expect(box.x >= 0 && box.y >= 0 && box.x + box.w <= data.width && box.y + box.h <= data.height).toBe(
+          true,
+        );
+      }
+      for (const t of data.transitions) expect(t.arrows).toHaveLength(Math.max(1, t.targets.length));
+      expect(new Set(data.transitions.map((t) => t.anchor)).size).toBe(data.transitions.length);
+    }
+  });
+
+  it('links a transition to its anchor on /statecharts', () => {
+    expect(statechartHref('statusToggle')).toBe('/statecharts#statusToggle');
+    expect(statechartHref('statusToggle', 'updating --done: updateStatus--> ready.saved')).toBe(
+      '/statecharts#statusToggle-updating-done-updateStatus-ready.saved',
+    );
   });
 });

@@ -17,6 +17,7 @@ import {
   updateProfile,
   watchActivity,
 } from '../api/shell';
+import { inspectAppActors } from './liveStates';
 import { connectSession } from './session';
 
 /**
@@ -52,6 +53,8 @@ export function createAppActors() {
       session: { hasStoredToken: readToken() !== null, pendingLogin: readPendingLogin() },
       impersonation: { impersonationToken: readImpersonationToken() },
     },
+    // What /statecharts shows a signed-in user of their own actors, as it changes (state values only).
+    inspect: inspectAppActors,
   });
   // The one toast subscriber: the app emits every child's `notify`. Toasts load with the shell chunk,
   // never with /login.

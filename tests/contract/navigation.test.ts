@@ -137,6 +137,7 @@ describe('printable documents (spec section 2)', () => {
     expect(isShellLess('/print-document')).toBe(false);
     // The public check of a printed code, typed by hand or opened from a QR code.
     expect(isShellLess('/verify')).toBe(true);
+    expect(isShellLess('/statecharts')).toBe(true);
     expect(isShellLess('/verify/ABCD-EFGH')).toBe(true);
     expect(isShellLess('/verifying')).toBe(false);
     for (const entry of SIDEBAR) expect(isShellLess(entry.path), entry.path).toBe(false);

@@ -12,7 +12,7 @@ import { impersonationMachine } from '../../machines/impersonation.machine';
 import type { NotifyEmitted } from '../../machines/notify';
 import { sessionMachine } from '../../machines/session.machine';
 import { unreadCountMachine } from '../../machines/unreadCount.machine';
-import { createPathModel, type ActorCall, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, type ActorCall, type ReplayStep } from './paths';
 
 const input: AppInput = {
   session: { hasStoredToken: true, pendingLogin: null },
@@ -399,4 +399,8 @@ describe('app machine: its real children, coordinated', () => {
     await run.settle();
     expect(children.map((actor) => actor.getSnapshot().status)).toEqual(children.map(() => 'stopped'));
   });
+});
+
+describe('app machine: coverage file', () => {
+  it('docs/statecharts/coverage/app.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BulkReport } from '../../contract/bulkIndexing';
 import type { ApiFailure } from '../../contract/envelope';
 import { bulkImportMachine, nextChunk, type BulkImportEvent } from '../../machines/bulkImport.machine';
-import { createPathModel, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, outputOf, type ReplayStep } from './paths';
 
 const report = (overrides: Partial<BulkReport> = {}): BulkReport => ({
   id: 7,
@@ -78,4 +78,8 @@ describe('bulk import machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('bulkImport machine: coverage file', () => {
+  it('docs/statecharts/coverage/bulkImport.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiFailure } from '../../contract/envelope';
 import { bulkRegistrationSummary, type BulkRegistrationResult } from '../../contract/registration';
 import { bulkRegistrationMachine, type BulkRegistrationEvent } from '../../machines/bulkRegistration.machine';
-import { createPathModel, errorOf, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, outputOf, type ReplayStep } from './paths';
 
 const events: BulkRegistrationEvent[] = [
   { type: 'bulk.tick', ids: [4], on: true },
@@ -104,4 +104,9 @@ describe('bulk registration machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('bulkRegistration machine: coverage file', () => {
+  it('docs/statecharts/coverage/bulkRegistration.json is what its paths cover', () =>
+    matchCoverageFile(model));
 });

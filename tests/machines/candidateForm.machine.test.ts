@@ -18,7 +18,14 @@ import {
 } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
 import type { NotifyEmitted } from '../../machines/notify';
-import { createPathModel, defaultDescribeEvent, errorOf, type ActorCall, type ReplayStep } from './paths';
+import {
+  createPathModel,
+  matchCoverageFile,
+  defaultDescribeEvent,
+  errorOf,
+  type ActorCall,
+  type ReplayStep,
+} from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
 const KEY = 'sub_0f3c9a2e-first-form';
@@ -594,4 +601,8 @@ describe('candidate form machine: examples', () => {
     expect(failed.context).toMatchObject({ values: corrected, error: GENERIC, submissionKey: KEY });
     expect(heard).toEqual([{ type: 'notify', tone: 'error', message: GENERIC }]);
   });
+});
+
+describe('candidateForm machine: coverage file', () => {
+  it('docs/statecharts/coverage/candidateForm.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confirmDialogMachine, type ConfirmDialogEvent } from '../../machines/confirmDialog.machine';
-import { createPathModel, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, type ReplayStep } from './paths';
 
 /** Two rows a question may be about. */
 const first = { id: 3, candidate_index: 'WHB/26/A1/000003' };
@@ -44,4 +44,8 @@ describe('confirm dialog machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('confirmDialog machine: coverage file', () => {
+  it('docs/statecharts/coverage/confirmDialog.json is what its paths cover', () => matchCoverageFile(model));
 });

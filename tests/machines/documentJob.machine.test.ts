@@ -8,7 +8,7 @@ import {
   type DocumentJobEvent,
   type DocumentJobInput,
 } from '../../machines/documentJob.machine';
-import { createPathModel, errorOf, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, outputOf, type ReplayStep } from './paths';
 
 const input: DocumentJobInput = { ending: 'photocard', query: { diet: 'MAY-2026' } };
 
@@ -143,4 +143,8 @@ describe('document job machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('documentJob machine: coverage file', () => {
+  it('docs/statecharts/coverage/documentJob.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -9,7 +9,7 @@ import {
   type FormDialogInput,
   type FormValues,
 } from '../../machines/formDialog.machine';
-import { createPathModel, errorOf, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, outputOf, type ReplayStep } from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
 const input: FormDialogInput = { successMessage: PROFILE_MESSAGES.updated };
@@ -260,4 +260,8 @@ describe('form dialog machine: examples', () => {
     await waitFor(actor, (s) => s.matches({ open: 'editing' }));
     expect(heard).toEqual([{ type: 'notify', tone: 'error', message: GENERIC }]);
   });
+});
+
+describe('formDialog machine: coverage file', () => {
+  it('docs/statecharts/coverage/formDialog.json is what its paths cover', () => matchCoverageFile(model));
 });

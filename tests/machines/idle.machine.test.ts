@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, SimulatedClock } from 'xstate';
 import { IDLE_TIMEOUT_MS } from '../../contract/constants';
 import { idleMachine, type IdleEvent } from '../../machines/idle.machine';
-import { createPathModel, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, type ReplayStep } from './paths';
 
 const activity: IdleEvent = { type: 'idle.activity' };
 const IDLE_TIMER = 'xstate.after.idleTimeout.idle.active';
@@ -148,4 +148,8 @@ describe('idle machine: examples', () => {
     expect(actor.getSnapshot().status).toBe('error');
     expect(String(errors[0])).toMatch(/idle machine needs its watchActivity actor/);
   });
+});
+
+describe('idle machine: coverage file', () => {
+  it('docs/statecharts/coverage/idle.json is what its paths cover', () => matchCoverageFile(model));
 });

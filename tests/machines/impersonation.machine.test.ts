@@ -15,7 +15,7 @@ import {
   type ImpersonationTarget,
 } from '../../machines/impersonation.machine';
 import type { NotifyEmitted } from '../../machines/notify';
-import { createPathModel, errorOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, type ReplayStep } from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
 const SWITCH_BACK_TOKEN = 'imp_0123456789abcdef';
@@ -282,4 +282,8 @@ describe('impersonation machine: examples', () => {
     expect(actor.getSnapshot().value).toBe('reloading');
     expect(reloads).toHaveLength(1);
   });
+});
+
+describe('impersonation machine: coverage file', () => {
+  it('docs/statecharts/coverage/impersonation.json is what its paths cover', () => matchCoverageFile(model));
 });

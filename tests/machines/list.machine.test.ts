@@ -15,7 +15,7 @@ import {
   type RowInput,
   rowKey,
 } from '../../machines/list.machine';
-import { createPathModel, errorOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, type ReplayStep } from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
 
@@ -591,4 +591,9 @@ describe('list machine: the address bar, unsaved work and what it tells', () => 
       { type: 'notify', tone: 'success', message: 'The offence is removed from the list.' },
     ]);
   });
+});
+
+describe('list machine: coverage file', () => {
+  it('docs/statecharts/coverage/list.json is what its paths cover', () =>
+    matchCoverageFile(model, unsavedModel));
 });

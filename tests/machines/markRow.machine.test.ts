@@ -11,7 +11,7 @@ import {
   type MarkRowInput,
   type SavedRow,
 } from '../../machines/markRow.machine';
-import { createPathModel, errorOf, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, outputOf, type ReplayStep } from './paths';
 
 /** One row of a marker's grid: typed, checked, saved in the background, conflicts kept, nothing lost. */
 
@@ -138,4 +138,8 @@ describe('mark row machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('markRow machine: coverage file', () => {
+  it('docs/statecharts/coverage/markRow.json is what its paths cover', () => matchCoverageFile(model));
 });

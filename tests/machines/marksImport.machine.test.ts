@@ -6,7 +6,7 @@ import {
   type MarksAnswer,
   type MarksImportEvent,
 } from '../../machines/marksImport.machine';
-import { createPathModel, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, outputOf, type ReplayStep } from './paths';
 
 const report = (overrides: Partial<ImportReport> = {}): ImportReport => ({
   rows: [{ row: 3, candidate_index: 'WHB/25/B1/000007', problems: { q1: 'At most 20 for this question.' } }],
@@ -81,4 +81,8 @@ describe('marks import machine: model-based paths', () => {
   it.each(model.paths.map((path) => [path.name, path] as const))('%s', async (_name, path) => {
     await model.replay(path);
   });
+});
+
+describe('marksImport machine: coverage file', () => {
+  it('docs/statecharts/coverage/marksImport.json is what its paths cover', () => matchCoverageFile(model));
 });

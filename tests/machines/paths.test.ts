@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assign, emit, fromCallback, fromPromise, sendTo, setup } from 'xstate';
-import { createPathModel, type PendingTimer, type ReplayStep } from './paths';
+import { coverageOf, createPathModel, type PendingTimer, type ReplayStep } from './paths';
 
 /*
  * The harness itself (tests/machines/paths.ts), on small machines that each have one thing the portal's
@@ -181,6 +181,30 @@ describe('path harness: coverage and replay', () => {
     expect(() => partial.assertCoverage()).toThrow(
       /transitions never taken:\n {4}#lookup\.finding --error: find \[gone\]--> #lookup\.gone \(branch 1 of 2\)/,
     );
+  });
+
+  it('writes what is not covered as such in the coverage file, and a second model can cover it', () => {
+    const partial = createPathModel(lookup, {
+      events: [...lookupEvents],
+      outputs: { find: ['Ada Obi'] },
+      errors: { find: [{ status: 500 }] },
+    });
+    const coverage = coverageOf(partial);
+    expect(coverage.machine).toBe('lookup');
+    expect(coverage.states).toEqual({ ready: true, finding: true, gone: false });
+    expect(coverage.transitions).toEqual({
+      'ready --lookup.find--> finding': true,
+      'finding --done: find--> ready': true,
+      'finding --error: find [gone]--> gone': false,
+      'finding --error: find--> ready': true,
+      'gone --lookup.reset--> ready': false,
+    });
+    const gone = createPathModel(lookup, {
+      events: [...lookupEvents],
+      outputs: { find: ['Ada Obi'] },
+      errors: { find: [{ status: 410 }] },
+    });
+    expect(Object.values(coverageOf(partial, gone).transitions).every(Boolean)).toBe(true);
   });
 
   it('refuses a model that could never settle an invoked actor', () => {

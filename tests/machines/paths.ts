@@ -22,7 +22,15 @@ import {
 } from 'xstate';
 import { getAdjacencyMap, getShortestPaths, getSimplePaths, type TraversalOptions } from 'xstate/graph';
 import { expect } from 'vitest';
-import { descendantsOf, describeTransition, ownTransitionsOf } from '../../scripts/statecharts';
+import { join } from 'node:path';
+import type { ChartCoverage } from '../../contract/statecharts';
+import {
+  descendantsOf,
+  describeTransition,
+  ownTransitionsOf,
+  statePathOf,
+  transitionName,
+} from '../../scripts/statecharts';
 
 /**
  * Pattern A of the architecture brief (section 6): model-based paths for machines whose I/O is invoked
@@ -133,6 +141,8 @@ interface TransitionInfo {
   branches: number;
   /** `#session.confirming --error: confirmCode [signInGone]--> #session.signedOut`. */
   label: string;
+  /** As the charts and /statecharts name it: `confirming --error: confirmCode [signInGone]--> signedOut`. */
+  name: string;
 }
 
 interface ModelStep<TMachine extends AnyStateMachine> {
@@ -278,6 +288,7 @@ function transitionInfo(transition: AnyTransitionDefinition): TransitionInfo {
     branch,
     branches: list.length,
     label: `${source} --${describeTransition(transition)}--> ${targets.join(', ') || '(stays)'}${branchNote}`,
+    name: transitionName(transition),
   };
 }
 
@@ -802,4 +813,45 @@ export function createPathModel<TMachine extends AnyStateMachine>(
   };
 
   return { machine, paths, replay, coverage, assertCoverage };
+}
+
+const COVERAGE_DIR = join(import.meta.dirname, '..', '..', 'docs', 'statecharts', 'coverage');
+
+/**
+ * What the path tests cover of one machine, as /statecharts shows it: each state (by path) and each
+ * transition (by name) covered or not, by any of the machine's models (a machine walked by two models
+ * is covered by their union).
+ */
+export function coverageOf(...models: Array<PathModel<AnyStateMachine>>): ChartCoverage {
+  const { machine } = models[0];
+  const reports = models.map((model) => model.coverage());
+  const nodes = descendantsOf(machine.root);
+  const all = reports[0].transitions.all;
+  return {
+    machine: machine.id,
+    states: Object.fromEntries(
+      nodes.map((node) => [
+        statePathOf(node),
+        reports.some((report) => !report.states.missing.includes(`#${node.id}`)),
+      ]),
+    ),
+    transitions: Object.fromEntries(
+      all.map((info) => [
+        info.name,
+        reports.some((report) => !report.transitions.missing.some((missing) => missing.key === info.key)),
+      ]),
+    ),
+  };
+}
+
+/**
+ * The committed coverage file, docs/statecharts/coverage/<machine>.json, must be what the path tests
+ * cover now: a vitest file snapshot, so `npx vitest run tests/machines -u` writes it again (and CI, where
+ * a missing snapshot fails, never writes it).
+ */
+export async function matchCoverageFile(...models: Array<PathModel<AnyStateMachine>>): Promise<void> {
+  const coverage = coverageOf(...models);
+  await expect(`${JSON.stringify(coverage, null, 2)}\n`).toMatchFileSnapshot(
+    join(COVERAGE_DIR, `${coverage.machine}.json`),
+  );
 }

@@ -14,7 +14,7 @@ import {
   type PaymentChoice,
   type PaymentEvent,
 } from '../../machines/payment.machine';
-import { createPathModel, errorOf, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, errorOf, outputOf, type ReplayStep } from './paths';
 
 const CHOICE: PaymentChoice = { fee_id: 3, candidate_ids: [11, 12, 13] };
 
@@ -285,4 +285,8 @@ describe('payment machine: examples', () => {
     expect(run.actor.getSnapshot().matches('paying')).toBe(true);
     run.actor.stop();
   });
+});
+
+describe('payment machine: coverage file', () => {
+  it('docs/statecharts/coverage/payment.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -9,7 +9,7 @@ import {
   TICK_MS,
   type RegistrationWindowEvent,
 } from '../../machines/registrationWindow.machine';
-import { createPathModel, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, outputOf, type ReplayStep } from './paths';
 
 const SERVER_NOW = '2027-03-28T12:00:00.000Z';
 const at = (ms: number) => new Date(Date.parse(SERVER_NOW) + ms).toISOString();
@@ -164,4 +164,9 @@ describe('registration window machine: examples', () => {
     expect(asked()).toBe(3);
     actor.stop();
   });
+});
+
+describe('registrationWindow machine: coverage file', () => {
+  it('docs/statecharts/coverage/registrationWindow.json is what its paths cover', () =>
+    matchCoverageFile(model));
 });

@@ -14,7 +14,7 @@ import {
   type ScoreSheetEvent,
   type ScoreSheetInput,
 } from '../../machines/scoreSheet.machine';
-import { createPathModel, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, outputOf, type ReplayStep } from './paths';
 
 /**
  * A score sheet's life as one marker's grid shows it: loaded into the state the server says, a grid
@@ -315,4 +315,9 @@ describe('score sheet machine: model-based paths', () => {
   )('%s', async (name, path) => {
     await (name.startsWith('life') ? model : unsavedModel).replay(path);
   });
+});
+
+describe('scoreSheet machine: coverage file', () => {
+  it('docs/statecharts/coverage/scoreSheet.json is what its paths cover', () =>
+    matchCoverageFile(model, unsavedModel));
 });

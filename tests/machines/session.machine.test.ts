@@ -9,7 +9,7 @@ import {
 import { UNAUTHENTICATED_MESSAGE, type ApiFailure } from '../../contract/envelope';
 import type { User } from '../../contract/user';
 import { sessionMachine, type SessionEvent, type SessionInput } from '../../machines/session.machine';
-import { createPathModel, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, type ReplayStep } from './paths';
 
 const challenge: LoginChallenge = { login_id: 'login-0123456789abcdef', email: 'ada@example.org' };
 const pendingLogin: LoginChallenge = { login_id: 'login-pending-fedcba9876', email: 'grace@example.org' };
@@ -305,4 +305,8 @@ describe('session machine: examples', () => {
     const failed = await waitFor(actor, (s) => s.matches('signedOut') && s.context.error !== null);
     expect(failed.context.error).toBe(GENERIC);
   });
+});
+
+describe('session machine: coverage file', () => {
+  it('docs/statecharts/coverage/session.json is what its paths cover', () => matchCoverageFile(model));
 });

@@ -8,7 +8,14 @@ import {
   type StatusToggleEvent,
   type StatusToggleInput,
 } from '../../machines/statusToggle.machine';
-import { createPathModel, defaultDescribeEvent, errorOf, outputOf, type ReplayStep } from './paths';
+import {
+  createPathModel,
+  matchCoverageFile,
+  defaultDescribeEvent,
+  errorOf,
+  outputOf,
+  type ReplayStep,
+} from './paths';
 
 const GENERIC = 'Something went wrong. Please try again.';
 
@@ -357,4 +364,8 @@ describe('status toggle machine: examples', () => {
     await waitFor(actor, (s) => s.matches({ ready: 'saved' }));
     expect(sent).toEqual([{ id: 9, field: 'verified', value: 'true' }]);
   });
+});
+
+describe('statusToggle machine: coverage file', () => {
+  it('docs/statecharts/coverage/statusToggle.json is what its paths cover', () => matchCoverageFile(model));
 });

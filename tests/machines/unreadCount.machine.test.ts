@@ -3,7 +3,7 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import type { ApiFailure } from '../../contract/envelope';
 import { NOTIFICATION_POLL_MS } from '../../contract/notifications';
 import { unreadCountMachine, type UnreadCountEvent } from '../../machines/unreadCount.machine';
-import { createPathModel, outputOf, type ReplayStep } from './paths';
+import { createPathModel, matchCoverageFile, outputOf, type ReplayStep } from './paths';
 
 const POLL_TIMER = 'xstate.after.pollInterval.unreadCount.running.waiting';
 
@@ -257,4 +257,8 @@ describe('unread count machine: examples', () => {
     expect(asked()).toBe(2);
     actor.stop();
   });
+});
+
+describe('unreadCount machine: coverage file', () => {
+  it('docs/statecharts/coverage/unreadCount.json is what its paths cover', () => matchCoverageFile(model));
 });
