@@ -37,10 +37,10 @@ export type ToWorker = { type: 'print'; print: WorkerStart } | Answer;
 export type Notice =
   { type: 'progress'; done: number } | { type: 'drawn'; pages: number } | { type: 'failed'; message: string };
 
-export type Answer = { id: number; value: unknown } | { id: number; refused: string };
+type Answer = { id: number; value: unknown } | { id: number; refused: string };
 
 /** A block as it crosses to the worker: its rows or cards stay here and are asked for batch by batch. */
-export type BlockOutline =
+type BlockOutline =
   | Exclude<PrintingBlock, { kind: 'table' } | { kind: 'cards' }>
   | (Omit<Extract<PrintingBlock, { kind: 'table' }>, 'rows'> & { rows: null })
   | { kind: 'cards'; count: number; cards: null };
