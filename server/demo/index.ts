@@ -6,6 +6,7 @@ import type { Storage } from '../storage/storage';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { DEMO_PASSWORD, seedAccounts } from './accounts';
+import { seedImpersonation } from './impersonation';
 import { seedBroadcasts } from './broadcasts';
 import { seedCandidates } from './candidates';
 import type { DemoSeed } from './context';
@@ -77,6 +78,8 @@ export async function seedDemo(
       await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);
+      // Last: an admin's session as a school admin, in the audit trail (issue 27).
+      await seedImpersonation(demo, accounts);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };
