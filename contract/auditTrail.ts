@@ -38,6 +38,7 @@ export const AUDIT_TRAIL_MESSAGES = {
   entityId: 'Enter a record number (letters, digits, - or _; at most 40)',
   school: 'Enter a school code of at most 20 characters',
   nothing: 'No entry matches these filters.',
+  marksWithheld: 'The marks are withheld until both markers have submitted (blind double marking).',
 } as const;
 
 /** Who acted, or who stood behind them, as an entry shows them. */
@@ -67,6 +68,8 @@ export interface AuditEntryRow {
   /** The entity before and after, as the service kept them (any JSON). */
   before: unknown;
   after: unknown;
+  /** Why `before` and `after` are not shown (a mark on a sheet still marked blind), or null. */
+  withheld: string | null;
 }
 
 /** One line of the readable difference: a field that changed, came or went. */

@@ -499,7 +499,10 @@ export const AUDIT_TRAIL_LIST = defineList<AuditEntryRow>()({
     { header: 'Who', cell: (row) => auditPersonText(row.actor) },
     { header: 'As whom (impersonated by)', cell: (row) => auditPersonText(row.impersonator) },
     { header: 'School code', cell: (row) => row.school?.code ?? null },
-    { header: 'Changes', cell: (row) => auditChangesText(auditChanges(row.before, row.after)) },
+    {
+      header: 'Changes',
+      cell: (row) => row.withheld ?? auditChangesText(auditChanges(row.before, row.after)),
+    },
     { header: 'Before', cell: (row) => (row.before == null ? null : JSON.stringify(row.before)) },
     { header: 'After', cell: (row) => (row.after == null ? null : JSON.stringify(row.after)) },
     { header: 'Address', cell: (row) => row.ip },

@@ -1,11 +1,16 @@
 import { eq, gte, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AuditAction } from '../../contract/audit';
-import type { AuditEntity, AuditEntryRow, AuditPerson } from '../../contract/auditTrail';
+import {
+  AUDIT_TRAIL_MESSAGES,
+  type AuditEntity,
+  type AuditEntryRow,
+  type AuditPerson,
+} from '../../contract/auditTrail';
 import type { Role } from '../../contract/roles';
 import { startOfBoardDay } from '../boardDate';
 import type { Database } from '../db/client';
-import { auditLog, trainingSchools, users } from '../db/schema';
+import { auditLog, scoreSheets, trainingSchools, users } from '../db/schema';
 import { normaliseEmail } from '../users';
 
 /**
@@ -25,6 +30,16 @@ const personColumns = (table: typeof actors | typeof impersonators) => ({
   role: table.role,
 });
 
+/**
+ * A mark's entry on an exam sheet whose two markers have not both submitted: its marks are withheld
+ * from everyone, as the grids are (blind double marking, server/scores/blind.ts `unblinded`), until
+ * both have; the entry itself (who saved which grid, when) is shown.
+ */
+const marksStillBlind = sql<boolean>`(${auditLog.action} = 'mark.changed' and exists (select 1 from ${scoreSheets}
+  where ${scoreSheets.id} = case when ${auditLog.entityId} ~ '^[0-9]{1,9}$' then ${auditLog.entityId}::int end
+  and ${scoreSheets.kind} = 'exam'
+  and (${scoreSheets.markerOneSubmittedAt} is null or ${scoreSheets.markerTwoSubmittedAt} is null)))`;
+
 const selectEntries = (db: Database) =>
   db
     .select({
@@ -32,6 +47,7 @@ const selectEntries = (db: Database) =>
       actor: personColumns(actors),
       impersonator: personColumns(impersonators),
       school: { id: trainingSchools.id, code: trainingSchools.code, name: trainingSchools.name },
+      blind: marksStillBlind,
     })
     .from(auditLog)
     .leftJoin(actors, eq(actors.id, auditLog.actorId))
@@ -49,7 +65,7 @@ const person = (
     ? null
     : { id: row.id, name: row.name ?? '', email: row.email ?? '', role: row.role as Role };
 
-export function toAuditEntryRow({ entry, actor, impersonator, school }: Selected): AuditEntryRow {
+export function toAuditEntryRow({ entry, actor, impersonator, school, blind }: Selected): AuditEntryRow {
   return {
     id: entry.id,
     at: entry.at.toISOString(),
@@ -61,8 +77,9 @@ export function toAuditEntryRow({ entry, actor, impersonator, school }: Selected
     school: school?.id == null ? null : { id: school.id, code: school.code ?? '', name: school.name ?? '' },
     ip: entry.ip,
     request_id: entry.requestId,
-    before: entry.before,
-    after: entry.after,
+    before: blind ? null : entry.before,
+    after: blind ? null : entry.after,
+    withheld: blind ? AUDIT_TRAIL_MESSAGES.marksWithheld : null,
   };
 }
 
