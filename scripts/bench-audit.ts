@@ -68,12 +68,12 @@ async function seed(target: DatabaseTarget): Promise<{ seconds: number; maxId: n
     for (const index of indexes) await q(`drop index ${String(index.indexname)}`);
     await q(`insert into audit_log (at, actor_id, impersonator_id, action, entity, entity_id, school_id, before, after, ip, request_id)
       select now() - ((${ROWS} - g) * interval '${STEP_SECONDS} seconds'),
-        u.ids[1 + (g * 7919) % array_length(u.ids, 1)],
+        u.ids[1 + (g::bigint * 7919) % array_length(u.ids, 1)],
         case when g % 200 = 0 then a.id end,
         (${sqlText(ACTIONS.map(([action]) => action))})[1 + g % ${ACTIONS.length}],
         (${sqlText(ACTIONS.map(([, entity]) => entity))})[1 + g % ${ACTIONS.length}],
         (g % 50000)::text,
-        case when g % 10 <> 0 then s.ids[1 + (g * 31) % array_length(s.ids, 1)] end,
+        case when g % 10 <> 0 then s.ids[1 + (g::bigint * 31) % array_length(s.ids, 1)] end,
         jsonb_build_object('status', 'before', 'n', g % 7),
         jsonb_build_object('status', 'after', 'n', g % 11),
         '10.0.' || (g % 250) || '.' || (g % 200), 'bench-' || g

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_TRAIL_MESSAGES as M, auditChanges, type AuditEntryRow } from '../../contract/auditTrail';
 import { DATE_MESSAGES } from '../../contract/dates';
@@ -8,7 +8,7 @@ import { AUDIT_TRAIL_LIST } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import { audit, type Actor } from '../../server/audit';
 import { boardToday } from '../../server/boardDate';
-import { candidates } from '../../server/db/schema';
+import { candidates, scoreSheets } from '../../server/db/schema';
 import { demoSignIns, fetchRaw, schoolIdOf, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -237,5 +237,45 @@ describe('hostile filters', () => {
     expect((await page(`entity=candidate&entity_id=${'9'.repeat(40)}`)).items).toEqual([]);
     const huge = await get('page=99999999999999999999&after=99999999999999999999&per_page=1e9');
     expect(huge.status).toBe(200);
+  });
+});
+
+describe('blind double marking', () => {
+  it('withholds the marks of a mark entry while its sheet is blind, and shows them once both submitted', async () => {
+    const db = t.portal.database.db;
+    const [blind] = await db
+      .select({ id: scoreSheets.id })
+      .from(scoreSheets)
+      .where(and(eq(scoreSheets.kind, 'exam'), isNull(scoreSheets.markerTwoSubmittedAt)))
+      .limit(1);
+    const [open] = await db
+      .select({ id: scoreSheets.id })
+      .from(scoreSheets)
+      .where(
+        and(
+          eq(scoreSheets.kind, 'exam'),
+          isNotNull(scoreSheets.markerOneSubmittedAt),
+          isNotNull(scoreSheets.markerTwoSubmittedAt),
+        ),
+      )
+      .limit(1);
+    const actor: Actor = { userId: tokens.adminId, impersonatorId: null, ip: null, requestId: 'test-blind' };
+    const marks = { candidate_id: 1, grid: 'two', marks: ['7.5', '8'], total_score: '15.5' };
+    for (const sheet of [blind, open]) {
+      await audit(db, actor, { action: 'mark.changed', entityId: sheet.id, before: null, after: marks });
+    }
+    const shown = await page(`action=mark.changed&per_page=100`);
+    const of = (id: number) =>
+      shown.items.find((item) => item.entity_id === String(id) && item.request_id === 'test-blind')!;
+    expect(of(blind.id)).toMatchObject({ before: null, after: null, withheld: M.marksWithheld });
+    expect(of(open.id)).toMatchObject({ after: marks, withheld: null });
+    const raw = await fetchRaw(t, `${PATH}?action=mark.changed&format=csv`, {
+      authorization: `Bearer ${tokens.admin}`,
+    });
+    const [header, ...rows] = parse(Buffer.from(raw.bytes), { bom: true }) as string[][];
+    const line = rows.find((row) => row[header.indexOf('Entry number')] === String(of(blind.id).id))!;
+    expect(line[header.indexOf('Changes')]).toBe(M.marksWithheld);
+    expect(line[header.indexOf('After')]).toBe('');
+    expect(line.join(' ')).not.toContain('7.5');
   });
 });
