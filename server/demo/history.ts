@@ -7,8 +7,8 @@ import type { DemoSeed } from './context';
 /**
  * The demo's rows are written straight into their tables (they are a year of the board's work made at
  * once), so the audit trail would know nothing of them. Each gets the entry its service writes when it
- * makes one, through the same `audit()`, by whoever would have made it (a candidate by their school's
- * admin where the school has one, else the board; the rest by the board), with what the row holds: so
+ * makes one, through the same `audit()`, by whoever would have made it (a payment by its school's admin
+ * where the school has one; the rest, indexing included, by the board), with what the row holds: so
  * every record's History in the demo begins where its record does, and the audit trail has a year's
  * variety to search. They are written when the demo is, and say so by their time.
  */
@@ -29,7 +29,7 @@ export async function seedHistory({ tx }: DemoSeed, accounts: DemoAccounts): Pro
     });
   }
   for (const candidate of await tx.select().from(candidates).orderBy(asc(candidates.id))) {
-    await audit(tx, adminOf(candidate.trainingSchoolId), {
+    await audit(tx, board, {
       action: 'candidate.indexed',
       entityId: candidate.id,
       after: {
