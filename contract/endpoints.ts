@@ -1,3 +1,4 @@
+import { AUDIT_TRAIL_ENDPOINTS } from './auditTrail.endpoints';
 import { BROADCAST_ENDPOINTS } from './broadcasts.endpoints';
 import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
@@ -51,6 +52,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   broadcasts: BROADCAST_ENDPOINTS,
   staff: STAFF_ENDPOINTS,
   dashboard: DASHBOARD_ENDPOINTS,
+  auditTrail: AUDIT_TRAIL_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

@@ -38,6 +38,18 @@ import {
   type PaymentRow,
 } from './payments';
 import type { ResitRow } from './resits';
+import {
+  AUDIT_ACTION_NAMES,
+  AUDIT_ENTITIES,
+  AUDIT_TRAIL_MESSAGES,
+  auditActionLabel,
+  auditChanges,
+  auditChangesText,
+  auditEntityLabel,
+  auditPersonText,
+  type AuditEntryRow,
+} from './auditTrail';
+import { DATE_MESSAGES } from './dates';
 import type { Role } from './roles';
 import { SCHOOL_MESSAGES, SCHOOL_SEARCH_MAX, SCHOOL_STATUSES, type SchoolRow } from './schools';
 
@@ -46,7 +58,9 @@ export type SortDirection = 'asc' | 'desc';
 /** A filter's values: one of a fixed set, or text (a code), with the message of a value it refuses. */
 export type FilterSpec =
   | { kind: 'choice'; values: readonly string[]; message: string }
-  | { kind: 'text'; max: number; pattern?: RegExp; message: string };
+  | { kind: 'text'; max: number; pattern?: RegExp; message: string }
+  /** A real calendar date, YYYY-MM-DD (the one ISO-date rule, contract/dates.ts). */
+  | { kind: 'date'; message: string };
 
 /** A column of the CSV export: its header in the board's words, and its cell from a row. */
 export interface CsvColumn<Row> {
@@ -452,6 +466,51 @@ export const RESULTS_LISTS = {
   school_admin: resultList('school_admin', '/api/training-school-admin/results', resultFilters),
 } as const;
 
+// The audit trail (contract/auditTrail.ts).
+
+/**
+ * The board's audit trail, newest first, by who acted, who stood behind them, action, record, school
+ * and days (Lagos time, both ends included); a record's history on its own page is this list filtered
+ * by `entity` and `entity_id`.
+ */
+export const AUDIT_TRAIL_LIST = defineList<AuditEntryRow>()({
+  name: 'audit-trail',
+  path: '/api/admin/audit-trail',
+  roles: ['admin'],
+  search: null,
+  filters: {
+    actor: { kind: 'text', max: 254, message: AUDIT_TRAIL_MESSAGES.email },
+    impersonator: { kind: 'text', max: 254, message: AUDIT_TRAIL_MESSAGES.email },
+    action: { kind: 'choice', values: AUDIT_ACTION_NAMES, message: AUDIT_TRAIL_MESSAGES.chooseAction },
+    entity: { kind: 'choice', values: AUDIT_ENTITIES, message: AUDIT_TRAIL_MESSAGES.chooseEntity },
+    entity_id: { kind: 'text', max: 40, pattern: /^[A-Za-z0-9_-]+$/, message: AUDIT_TRAIL_MESSAGES.entityId },
+    school: { kind: 'text', max: 20, message: AUDIT_TRAIL_MESSAGES.school },
+    from: { kind: 'date', message: DATE_MESSAGES.invalid },
+    to: { kind: 'date', message: DATE_MESSAGES.invalid },
+  },
+  sorts: { at: { label: 'Time', direction: 'desc' } },
+  defaultSort: 'at',
+  columns: [
+    { header: 'Time', cell: (row) => formatDateTime(row.at) },
+    { header: 'Action', cell: (row) => auditActionLabel(row.action) },
+    { header: 'Action code', cell: (row) => row.action },
+    { header: 'Record', cell: (row) => auditEntityLabel(row.entity) },
+    { header: 'Record number', cell: (row) => row.entity_id },
+    { header: 'Who', cell: (row) => auditPersonText(row.actor) },
+    { header: 'As whom (impersonated by)', cell: (row) => auditPersonText(row.impersonator) },
+    { header: 'School code', cell: (row) => row.school?.code ?? null },
+    {
+      header: 'Changes',
+      cell: (row) => row.withheld ?? auditChangesText(auditChanges(row.before, row.after)),
+    },
+    { header: 'Before', cell: (row) => (row.before == null ? null : JSON.stringify(row.before)) },
+    { header: 'After', cell: (row) => (row.after == null ? null : JSON.stringify(row.after)) },
+    { header: 'Address', cell: (row) => row.ip },
+    { header: 'Request', cell: (row) => row.request_id },
+    { header: 'Entry number', cell: (row) => row.id },
+  ],
+});
+
 /** Every list, for the server to register and the tests to walk. */
 export const LISTS: readonly ListDefinition<unknown>[] = [
   CANDIDATES_LIST,
@@ -471,6 +530,7 @@ export const LISTS: readonly ListDefinition<unknown>[] = [
   PAYMENT_ISSUES_LIST,
   RESULTS_LISTS.admin,
   RESULTS_LISTS.school_admin,
+  AUDIT_TRAIL_LIST,
 ] as readonly ListDefinition<never>[] as readonly ListDefinition<unknown>[];
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine';
+import { isoDate } from './dates.validators';
 import { formValidator } from './formValidator';
 import { MAX_ID } from './input';
 import { LIST_MESSAGES, type ListDefinition, type SortDirection } from './lists';
@@ -56,9 +57,11 @@ export function listQueryValidator(definition: ListDefinition<unknown>): ListQue
             .trim()
             .in([...spec.values])
             .optional()
-        : spec.pattern
-          ? vine.string().trim().maxLength(spec.max).regex(spec.pattern).optional()
-          : text(spec.max),
+        : spec.kind === 'date'
+          ? vine.string().trim().use(isoDate()).optional()
+          : spec.pattern
+            ? vine.string().trim().maxLength(spec.max).regex(spec.pattern).optional()
+            : text(spec.max),
     ]),
   );
   const schema = vine.object({
@@ -83,7 +86,7 @@ export function listQueryValidator(definition: ListDefinition<unknown>): ListQue
     messages['search.string'] = definition.search.message;
   }
   for (const [name, spec] of Object.entries(definition.filters)) {
-    for (const rule of ['string', 'in', 'maxLength']) messages[`${name}.${rule}`] = spec.message;
+    for (const rule of ['string', 'in', 'maxLength', 'isoDate']) messages[`${name}.${rule}`] = spec.message;
     if (spec.kind === 'text' && spec.pattern) messages[`${name}.regex`] = spec.message;
   }
   const validator = formValidator(schema, messages);

@@ -59,6 +59,16 @@ export const candidateRecordPath = (id: number) => `${CANDIDATE_RECORD_PAGE}/${i
 /** The Board staff page (issue 26), reached from the Training Schools page, not from the sidebar. */
 export const BOARD_STAFF_PAGE = '/board-staff';
 
+/**
+ * The audit trail (issue 27), the board admins': reached from the board's Dashboard and from each
+ * record's History, not from the sidebar, whose entries are the spec's word for word.
+ */
+export const AUDIT_TRAIL_PAGE = '/audit-trail';
+
+/** The audit trail filtered to one record's history (`entity`, `entity_id`), as its History links. */
+export const auditTrailPathFor = (entity: string, id: string | number) =>
+  `${AUDIT_TRAIL_PAGE}?${new URLSearchParams({ entity, entity_id: String(id) })}`;
+
 export const SUB_PAGES = [
   { path: '/courses/diets', label: 'Exam Diets', roles: ADMIN },
   { path: '/candidate/index-a-candidate/bulk', label: 'Index candidates in bulk', roles: ADMIN },
@@ -78,6 +88,7 @@ export const SUB_PAGES = [
   { path: '/notifications/conversation', label: 'Conversation', roles: ADMIN },
   { path: '/messages', label: 'Messages with the board', roles: SCHOOL_ADMIN },
   { path: BOARD_STAFF_PAGE, label: 'Board staff', roles: ADMIN },
+  { path: AUDIT_TRAIL_PAGE, label: 'Audit trail', roles: ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { AUDIT_ACTIONS, type AuditAction } from '../contract/audit';
 import type { Database } from './db/client';
+import { schoolOfEntry } from './auditSchool';
 import { auditLog } from './db/schema';
 import { NotFound, type DomainError } from './errors';
 
@@ -42,6 +43,7 @@ export async function audit(db: Database, actor: Actor, entry: AuditEntry): Prom
     entityId: entry.entityId == null ? null : String(entry.entityId),
     before: entry.before ?? null,
     after: entry.after ?? null,
+    schoolId: schoolOfEntry(AUDIT_ACTIONS[entry.action], entry.entityId, actor.userId),
   });
 }
 

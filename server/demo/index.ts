@@ -6,6 +6,8 @@ import type { Storage } from '../storage/storage';
 import type { Database } from '../db/client';
 import { users } from '../db/schema';
 import { DEMO_PASSWORD, seedAccounts } from './accounts';
+import { seedHistory } from './history';
+import { seedImpersonation } from './impersonation';
 import { seedBroadcasts } from './broadcasts';
 import { seedCandidates } from './candidates';
 import type { DemoSeed } from './context';
@@ -77,6 +79,10 @@ export async function seedDemo(
       await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);
+      // Last: the audit trail's entries of the rows above, then an admin's session as a school admin
+      // (issue 27).
+      await seedHistory(demo, accounts);
+      await seedImpersonation(demo, accounts);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

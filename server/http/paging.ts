@@ -55,9 +55,15 @@ const flip = (direction: 'asc' | 'desc') => (direction === 'asc' ? 'desc' : 'asc
  */
 function beyond(order: ListOrder, id: number, direction = order.direction): SQL {
   if (!order.by.length) return direction === 'asc' ? gt(order.key, id) : lt(order.key, id);
-  const columns = sql.join([...order.by, order.key], sql`, `);
+  const all = [...order.by, order.key];
   const table = getTableName(order.key.table);
-  return sql`(${columns}) ${sql.raw(direction === 'asc' ? '>' : '<')} (select ${columns} from ${sql.identifier(table)} where ${order.key} = ${id})`;
+  // One scalar subquery a column (each run once, before the scan), not one row subquery: a row compared
+  // with constants is an index condition, so a deep page of an index in this order starts at its place.
+  const values = sql.join(
+    all.map((column) => sql`(select ${column} from ${sql.identifier(table)} where ${order.key} = ${id})`),
+    sql`, `,
+  );
+  return sql`(${sql.join(all, sql`, `)}) ${sql.raw(direction === 'asc' ? '>' : '<')} (${values})`;
 }
 
 /**

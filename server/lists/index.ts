@@ -1,4 +1,5 @@
 import {
+  AUDIT_TRAIL_LIST,
   CANDIDATES_LIST,
   COURSE_HEADERS_LIST,
   DIETS_LIST,
@@ -12,6 +13,7 @@ import {
   RESULTS_LISTS,
   SCHOOLS_LIST,
 } from '../../contract/lists';
+import { auditTrailSource } from '../auditTrail/source';
 import { candidateSource } from '../candidates/list';
 import { paymentHistorySource, paymentIssueSource } from '../payments/issues';
 import { withRegistrationFee } from '../payments/service';
@@ -54,4 +56,6 @@ export const listRoutes: Route[] = [
   listRoute(RESULTS_LISTS.admin, resultSource),
   // A school admin's results are their own candidates' (the list's scope) once published.
   listRoute(RESULTS_LISTS.school_admin, publishedResultSource),
+  // The audit trail, and each record's History on its own page (the same list by entity and id).
+  listRoute(AUDIT_TRAIL_LIST, auditTrailSource),
 ];

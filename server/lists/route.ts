@@ -48,7 +48,10 @@ function sourceOf<Row extends { id: number }, F extends string, Q extends PgSele
       direction: query.direction,
       // Keyset pages for the default order of an id-ordered list (a deep page costs what the first
       // does); any other order pages by number (lists ordered by name are a few hundred rows).
-      cursors: isDefault && by.length === 0 && query.direction === definition.sorts[query.sort].direction,
+      cursors:
+        isDefault &&
+        (by.length === 0 || source.keyset === true) &&
+        query.direction === definition.sorts[query.sort].direction,
     },
   };
 }

@@ -27,6 +27,11 @@ export interface ListSourceOf<Row extends { id: number }, F extends string, Q ex
   filters: Record<F, (value: string, query: ListQuery) => SQL>;
   /** Each sortable column of the definition: the columns it sorts by before the key ([]: the key). */
   sorts: Record<string, AnyPgColumn[]>;
+  /**
+   * The default sort's columns are never null and every filter has an index ending in them and the key
+   * (the audit trail's `at, id`): its pages walk by keyset cursors too, not only an order by the key.
+   */
+  keyset?: boolean;
   toRow: (row: Awaited<Q>[number]) => Row;
   /** What a page's rows need from other tables (a school's admins), read once a page or batch. */
   complete?: (db: Database, rows: Row[], query: ListQuery) => Promise<Row[]>;

@@ -23,6 +23,11 @@ export interface ListOptions {
   rowInputs?: ListInput['rowInputs'];
   /** Filters the page sets to begin with over the address bar's (the diet a page's picker shows). */
   filters?: Record<string, string>;
+  /**
+   * False for a list inside another page (a record's History): it starts from `filters` alone and
+   * leaves the address bar to the page, whose own list it is not.
+   */
+  inAddress?: boolean;
 }
 
 /**
@@ -68,12 +73,22 @@ export function useList<Row extends ListRow>(definition: ListDefinition<Row>, op
         ...(options.act && { act: options.act }),
         ...(options.row && { row: options.row }),
       },
-      actions: { showQuery: (_, { query }) => showQueryInAddress(general, query) },
+      actions: {
+        showQuery: (_, { query }) => {
+          if (options.inAddress !== false) showQueryInAddress(general, query);
+        },
+      },
     }),
   );
   const list = useActorRef(machine, {
     input: {
-      ...withFilters(viewFromParams(general, new URLSearchParams(window.location.search)), options.filters),
+      ...withFilters(
+        viewFromParams(
+          general,
+          new URLSearchParams(options.inAddress === false ? '' : window.location.search),
+        ),
+        options.filters,
+      ),
       rowInput: options.rowInput,
       rowInputs: options.rowInputs,
     },

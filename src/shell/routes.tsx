@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import {
+  AUDIT_TRAIL_PAGE,
   BOARD_STAFF_PAGE,
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
@@ -32,6 +33,7 @@ const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
+const AuditTrailPage = lazy(() => import('../pages/auditTrail/AuditTrailPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
 const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
@@ -96,6 +98,7 @@ const builtPages: Record<string, () => ReactNode> = {
   [BROADCAST_LINKS[1].path]: () => <YourBroadcastsPage />,
   '/broadcasts': () => <SchoolBroadcastsPage />,
   [BOARD_STAFF_PAGE]: () => <StaffPage />,
+  [AUDIT_TRAIL_PAGE]: () => <AuditTrailPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

@@ -8,6 +8,7 @@ import { CANDIDATE_RECORD_PAGE } from '../../../contract/navigation';
 import type { Role } from '../../../contract/roles';
 import { loadCandidateDossier } from '../../api/candidateRows';
 import { useRole } from '../../app/actors';
+import { History } from '../auditTrail/History';
 import { LoadBoundary, useResource } from '../../app/resource';
 import {
   DocumentsSection,
@@ -90,6 +91,7 @@ function Record({ role, id }: { role: Role; id: number }) {
       <OffencesSection offences={dossier.offences} />
       <ResultsSection results={dossier.results} />
       <PrintSection dossier={dossier} />
+      {role === 'admin' && <History entity="candidate" id={id} />}
     </article>
   );
 }

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { Link } from 'wouter';
-import { BOARD_STAFF_PAGE } from '../../../contract/navigation';
+import { AUDIT_TRAIL_PAGE, BOARD_STAFF_PAGE } from '../../../contract/navigation';
 import { SCHOOL_MESSAGES_PAGE } from '../../../contract/notifications';
 import { ROLE_LABELS } from '../../../contract/roles';
 import { loadBoardDashboard, loadSchoolDashboard } from '../../api/dashboard';
@@ -63,6 +63,16 @@ export default function DashboardPage() {
           </Link>{' '}
           <span className="text-slate-600">
             (the board&apos;s admins, their invitations and the sheets they mark)
+          </span>
+        </p>
+      )}
+      {!school && (
+        <p className="mt-2">
+          <Link href={AUDIT_TRAIL_PAGE} className="text-brand-700 underline">
+            Audit trail
+          </Link>{' '}
+          <span className="text-slate-600">
+            (everything done in the portal: who, as whom, when and what changed)
           </span>
         </p>
       )}

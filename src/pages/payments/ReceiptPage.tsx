@@ -7,6 +7,7 @@ import { loadPayment } from '../../api/payments';
 import { useResource } from '../../app/resource';
 import { Alert, Button } from '../../ui/controls';
 import { useRole } from '../../app/actors';
+import { History } from '../auditTrail/History';
 import { CandidateLink } from '../candidates/CandidateLink';
 import { QrCode } from '../../ui/QrCode';
 import { PaymentTabs } from './paymentsShared';
@@ -31,7 +32,23 @@ export function ReceiptPage() {
   );
 }
 
+/** The receipt, and for the board the payment's history from the audit trail (not printed). */
 function Receipt({ reference }: { reference: string }) {
+  const role = useRole() ?? 'school_admin';
+  const payment = useResource(`payment-${reference}`, () => loadPayment(role, reference));
+  return (
+    <>
+      <ReceiptBody reference={reference} />
+      {role === 'admin' && (
+        <div className="mx-auto max-w-2xl print:hidden">
+          <History entity="payment" id={payment.id} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function ReceiptBody({ reference }: { reference: string }) {
   const role = useRole() ?? 'school_admin';
   const payment = useResource(`payment-${reference}`, () => loadPayment(role, reference));
   if (payment.status !== 'paid') {

@@ -1,6 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { Link } from 'wouter';
-import { BOARD_STAFF_PAGE } from '../../../contract/navigation';
+import { auditTrailPathFor, BOARD_STAFF_PAGE } from '../../../contract/navigation';
 import {
   SCHOOL_MESSAGES,
   SCHOOL_ADMIN_MESSAGES,
@@ -174,6 +174,14 @@ function SchoolRowView({
           <Button variant="link" aria-label={`Add an admin to ${school.name}`} onClick={onAddAdmin}>
             Add admin
           </Button>
+          {/* A school has no page of its own: its history is the audit trail filtered to its record. */}
+          <Link
+            href={auditTrailPathFor('training_school', school.id)}
+            aria-label={`History of ${school.name}`}
+            className="text-sm text-brand-700 underline"
+          >
+            History
+          </Link>
         </div>
       </td>
     </tr>

@@ -12,6 +12,7 @@ import { openSheet, type SheetActor } from './openSheets';
 import { LockDialog } from './SheetDialogs';
 import { SheetGrid } from './SheetGrid';
 import { ScoreTabs, useUserId } from './scoreShared';
+import { History } from '../auditTrail/History';
 
 // ---------------------------------------------------------------------------------------------------
 // One sheet's grid.
@@ -76,6 +77,8 @@ function OpenSheet({ userId, sheetId, grid }: { userId: number; sheetId: number;
           />
         </Suspense>
       )}
+      {/* Score entry is the board's: the sheet's history from the audit trail (marks withheld while blind). */}
+      <History entity="score_sheet" id={sheetId} />
     </>
   );
 }
