@@ -85,7 +85,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A value as one line of text: text as it is, empty as '(empty)', lists and objects as JSON. */
-export function auditValueText(value: unknown): string {
+function auditValueText(value: unknown): string {
   if (value === null || value === undefined || value === '') return '(empty)';
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';

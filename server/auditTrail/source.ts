@@ -65,7 +65,7 @@ const person = (
     ? null
     : { id: row.id, name: row.name ?? '', email: row.email ?? '', role: row.role as Role };
 
-export function toAuditEntryRow({ entry, actor, impersonator, school, blind }: Selected): AuditEntryRow {
+function toAuditEntryRow({ entry, actor, impersonator, school, blind }: Selected): AuditEntryRow {
   return {
     id: entry.id,
     at: entry.at.toISOString(),

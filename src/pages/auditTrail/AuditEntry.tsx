@@ -30,7 +30,7 @@ function Who({ row }: { row: AuditEntryRow }) {
  * What the entry changed, as a person reads it: each field that changed, with what it was and what it
  * is now; fields that came or went say so.
  */
-export function AuditDifference({ row }: { row: AuditEntryRow }) {
+function AuditDifference({ row }: { row: AuditEntryRow }) {
   if (row.withheld) return <p className="text-sm text-slate-600">{row.withheld}</p>;
   const changes = auditChanges(row.before, row.after);
   if (!changes.length) return <p className="text-sm text-slate-600">Nothing in the record changed.</p>;
