@@ -1,8 +1,25 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth';
 
-/** The audit trail (server/audit.ts); `action` is one of contract/audit.ts's catalogue. */
-
+/**
+ * The audit trail (server/audit.ts); `action` is one of contract/audit.ts's catalogue. Append-only and
+ * hash-chained (server/auditChain.ts, docs/decisions.md "A tamper-evident audit log"): the database's
+ * triggers (migration 0021) refuse UPDATE, DELETE and TRUNCATE, and fill `seq`, `prev_hash` and `hash`
+ * on every insert, whatever the insert gave them.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -17,10 +34,34 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     ip: text('ip'),
     requestId: text('request_id'),
+    /** The entry's place in the chain: 1, 2, 3… without gaps (set by the chain trigger). */
+    seq: bigint('seq', { mode: 'number' }).notNull().default(0),
+    /** The hash of the entry before (64 zeros for the first), set by the chain trigger. */
+    prevHash: text('prev_hash').notNull().default(''),
+    /** sha256 over prev_hash and the entry's canonical text (server/auditChain.ts), set by the trigger. */
+    hash: text('hash').notNull().default(''),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at),
     index('audit_log_entity_idx').on(t.entity, t.entityId),
     index('audit_log_actor_idx').on(t.actorId),
+    uniqueIndex('audit_log_seq_idx').on(t.seq),
   ],
+);
+
+/**
+ * The chain's head, one row, kept apart from the entries: the last entry's place, id, hash and time.
+ * Updated only by the insert trigger, under its row lock, which is what keeps concurrent writers on one
+ * chain. A log cut short or extended behind the portal's back no longer ends where the head says.
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    one: boolean('one').primaryKey().default(true),
+    lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+    lastId: bigint('last_id', { mode: 'number' }),
+    lastHash: text('last_hash').notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }),
+  },
+  (t) => [check('audit_chain_head_one', sql`${t.one}`)],
 );
