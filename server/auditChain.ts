@@ -22,7 +22,7 @@ const BATCH = 5_000;
 const BEFORE_ALL = '-9223372036854775808';
 
 /** An entry as the walk reads it: bigints and the time as text, the JSON as PostgreSQL writes jsonb. */
-export interface ChainRow {
+interface ChainRow {
   seq: string;
   id: string;
   /** Microseconds since 1970, whole. */
@@ -49,7 +49,7 @@ const number = (value: number | string | null) => (value === null ? 'null' : Str
  * PostgreSQL's escape_json does (the same short escapes, other control characters as \u00xx, nothing
  * else); `before` and `after` are taken as PostgreSQL writes the stored jsonb, never re-serialised.
  */
-export function entryText(row: ChainRow): string {
+function entryText(row: ChainRow): string {
   return `[${[
     row.seq,
     row.id,
@@ -66,7 +66,7 @@ export function entryText(row: ChainRow): string {
   ].join(', ')}]`;
 }
 
-export const entryHash = (prevHash: string, row: ChainRow) =>
+const entryHash = (prevHash: string, row: ChainRow) =>
   createHash('sha256')
     .update(prevHash + entryText(row), 'utf8')
     .digest('hex');
