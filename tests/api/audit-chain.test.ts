@@ -122,6 +122,29 @@ describe('the chain as written', () => {
     expect(await verify()).toMatchObject({ ok: true });
   });
 
+  it('chains many entries of one transaction, and forgets those of a savepoint rolled back', async () => {
+    await db().transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into audit_log (action, entity) select 'auth.signed_in', 'user' from generate_series(1, 3000)`,
+      );
+      await tx
+        .transaction(async (savepoint) => {
+          await audit(savepoint, actor, { action: 'auth.signed_out', entityId: 'rolled back' });
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      await audit(tx, actor, { action: 'auth.signed_out', entityId: 'kept' });
+    });
+    const result = await verify();
+    expect(result).toMatchObject({ ok: true });
+    const [last] = await rows<{ id: string; entity_id: string }>(
+      sql`select id::text, entity_id from audit_log order by audit_log.seq desc limit 1`,
+    );
+    expect(last.entity_id).toBe('kept');
+    expect(result.head.id).toBe(Number(last.id));
+    expect(await rows(sql`select 1 from audit_log where entity_id = 'rolled back'`)).toEqual([]);
+  });
+
   it('shows the head to a board admin, and to nobody else', async () => {
     const head = await t.request('GET', E.head.path, { token: admin });
     expect(head.status).toBe(200);

@@ -51,20 +51,39 @@ END $$;
 CREATE UNIQUE INDEX "audit_log_seq_idx" ON "audit_log" USING btree ("seq");--> statement-breakpoint
 -- Every insert is chained to the head, under the head's row lock: concurrent writers wait for each other
 -- from here to their commit, so there is one chain, its places without gaps (a rolled-back entry takes
--- the head's change back with it).
+-- its place back with it). Within one transaction the head is read once, then kept in a setting local
+-- to the transaction, and written once, at commit, by the deferred trigger below on the last entry:
+-- writing the one head row for every entry left a dead version of it each time for the next read to
+-- step over, quadratic in a transaction's entries (16,000 in one statement took 12 s).
 CREATE FUNCTION audit_log_chain() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  head audit_chain_head;
+  kept text[] := string_to_array(nullif(current_setting('audit.chain_head', true), ''), ',');
+  head_seq bigint;
+  head_hash text;
 BEGIN
-  SELECT * INTO head FROM audit_chain_head FOR UPDATE;
-  NEW.seq := head.last_seq + 1;
-  NEW.prev_hash := head.last_hash;
+  IF kept IS NOT NULL AND kept[1] = txid_current()::text THEN
+    head_seq := kept[2]::bigint;
+    head_hash := kept[3];
+  ELSE
+    SELECT h.last_seq, h.last_hash INTO head_seq, head_hash FROM audit_chain_head h FOR UPDATE;
+  END IF;
+  NEW.seq := head_seq + 1;
+  NEW.prev_hash := head_hash;
   NEW.hash := audit_entry_hash(NEW.prev_hash, NEW);
-  UPDATE audit_chain_head SET last_seq = NEW.seq, last_id = NEW.id, last_hash = NEW.hash, last_at = NEW.at;
+  PERFORM set_config('audit.chain_head', concat_ws(',', txid_current(), NEW.seq, NEW.hash), true);
   RETURN NEW;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER audit_log_chain BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_chain();--> statement-breakpoint
+CREATE FUNCTION audit_log_move_head() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.seq = split_part(current_setting('audit.chain_head', true), ',', 2)::bigint THEN
+    UPDATE audit_chain_head SET last_seq = NEW.seq, last_id = NEW.id, last_hash = NEW.hash, last_at = NEW.at;
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER audit_log_move_head AFTER INSERT ON audit_log DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION audit_log_move_head();--> statement-breakpoint
 CREATE FUNCTION audit_log_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'The audit log is append-only: % on % is refused.', TG_OP, TG_TABLE_NAME;
