@@ -230,8 +230,8 @@ describe("the check finds what was done behind the portal's back", () => {
     await save(sql`id = ${id}`);
     for (const change of [
       sql`update audit_log set at = at + interval '1 microsecond' where id = ${id}`,
-      sql`update audit_log set actor_id = null where id = ${id}`,
-      sql`update audit_log set action = 'auth.signed_out' where id = ${id}`,
+      sql`update audit_log set actor_id = case when actor_id is null then (select min(id) from users) end where id = ${id}`,
+      sql`update audit_log set action = case when action = 'auth.signed_out' then 'auth.signed_in' else 'auth.signed_out' end where id = ${id}`,
     ]) {
       await behindThePortalsBack(change);
       expect((await verify()).problem).toMatchObject({ kind: 'edited', entry_id: id });
@@ -380,6 +380,22 @@ describe("the check finds what was done behind the portal's back", () => {
       const response = await t.request('POST', E.verify.path, { token: admin, json });
       expect(response.status).toBe(422);
       expect(response.body.message).toEqual({ [field]: [message] });
+    }
+  });
+});
+
+describe('the living demo', () => {
+  it('seeds a log whose chain is whole, ending at the head', async () => {
+    const demo = await startTestPortal({}, { livingDemo: true });
+    try {
+      const token = await demo.signIn('admin@example.org');
+      const response = await demo.request('POST', E.verify.path, { token, json: {} });
+      expect(response.status).toBe(200);
+      expect(response.body.data).toMatchObject({ ok: true, problem: null });
+      expect(response.body.data.checked).toBe(response.body.data.head.entries);
+      expect(response.body.data.checked).toBeGreaterThan(0);
+    } finally {
+      await demo.close();
     }
   });
 });
