@@ -3,6 +3,7 @@ import { BROADCAST_ENDPOINTS } from './broadcasts.endpoints';
 import { BULK_INDEXING_ENDPOINTS } from './bulkIndexing.endpoints';
 import { CANDIDATE_ENDPOINTS } from './candidates.endpoints';
 import { AUTH_ENDPOINTS } from './auth.endpoints';
+import { AUDIT_CHAIN_ENDPOINTS } from './auditChain.endpoints';
 import { CONVERSATION_ENDPOINTS } from './conversations.endpoints';
 import { COURSE_ENDPOINTS } from './courses.endpoints';
 import { DASHBOARD_ENDPOINTS } from './dashboard.endpoints';
@@ -53,6 +54,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   staff: STAFF_ENDPOINTS,
   dashboard: DASHBOARD_ENDPOINTS,
   auditTrail: AUDIT_TRAIL_ENDPOINTS,
+  auditChain: AUDIT_CHAIN_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

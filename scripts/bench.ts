@@ -31,10 +31,12 @@
  *     (scripts/bench-documents.ts; BENCH_DOCUMENTS_COUNTS sizes it).
  * 12. The audit trail at 1,000,000 entries: each filter over HTTP and its SQL alone, on both databases
  *     (scripts/bench-audit.ts; BENCH_AUDIT_ROWS sizes it).
+ * 13. The audit log's hash chain: an audited write before and with it, at 1 and 10 clients, interleaved,
+ *     on both databases, and `npm run audit:verify`'s walk over 100,000 entries (scripts/bench-audit-chain.ts).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -44,6 +46,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { benchAudit } from './bench-audit';
+import { benchAuditChain } from './bench-audit-chain';
 import { benchBulk } from './bench-bulk';
 import { benchDocuments } from './bench-documents';
 import { benchDurability } from './bench-durability';
@@ -153,6 +156,7 @@ async function main() {
     'documents',
     'dashboard',
     'audit',
+    'chain',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -168,6 +172,7 @@ async function main() {
   if (!ONLY || ONLY === 'documents') await benchDocuments({ port: await partPort(8) });
   if (!ONLY || ONLY === 'dashboard') await benchDashboard({ port: await partPort(9) });
   if (!ONLY || ONLY === 'audit') await benchAudit({ port: await partPort(10) });
+  if (!ONLY || ONLY === 'chain') await benchAuditChain();
 }
 
 async function benchStart() {

@@ -134,7 +134,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     // `npm run backup` reaches the embedded database through this process (server/backup/control.ts).
     const control: Control | null =
       target.driver === 'pglite'
-        ? await startControl({ dataDir: target.dataDir, pglite: database.pglite!, log })
+        ? await startControl({ dataDir: target.dataDir, pglite: database.pglite!, db: database.db, log })
         : null;
     // Synced checkpoints of our own, since PGlite cannot sync the ones PostgreSQL makes (server/db/durability.ts).
     const checkpoints =

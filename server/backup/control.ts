@@ -4,6 +4,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { PGlite } from '@electric-sql/pglite';
+import { verifyChain, type PrintedHead } from '../auditChain';
+import type { Database } from '../db/client';
 import { randomSecret } from '../secrets';
 import { syncFolder } from '../db/durability';
 import { describeError, type Logger } from '../log';
@@ -32,9 +34,11 @@ export interface Control {
 export async function startControl(options: {
   dataDir: string;
   pglite: PGlite;
+  /** The same database through Drizzle, for `npm run audit:verify` (server/auditVerify.ts). */
+  db: Database;
   log: Logger;
 }): Promise<Control> {
-  const { dataDir, pglite, log } = options;
+  const { dataDir, pglite, db, log } = options;
   await removeStaleStaging(dataDir);
   const token = randomSecret(32);
   const expected = Buffer.from(`Bearer ${token}`);
@@ -42,6 +46,15 @@ export async function startControl(options: {
     const given = Buffer.from(request.headers.authorization ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       response.writeHead(401).end();
+      return;
+    }
+    if (request.method === 'POST' && request.url === '/audit-verify') {
+      void answerAuditVerify(request, response, db).catch((error: unknown) => {
+        log.error('audit.verify_failed', describeError(error));
+        if (!response.headersSent)
+          response.writeHead(500, { 'content-type': 'text/plain' }).end((error as Error).message);
+        else response.destroy();
+      });
       return;
     }
     if (request.method !== 'POST' || request.url !== '/backup') {
@@ -102,6 +115,25 @@ export async function startControl(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * `npm run audit:verify` on the embedded database of a running portal: the check runs here, in the
+ * process that holds PGlite, and its answer (contract/auditChain.ts) goes back as JSON. The body may
+ * name a printed head, `{ "id": …, "hash": … }`.
+ */
+async function answerAuditVerify(request: http.IncomingMessage, response: http.ServerResponse, db: Database) {
+  let body = '';
+  for await (const chunk of request) {
+    body += chunk;
+    if (body.length > 1000) {
+      response.writeHead(413).end();
+      return;
+    }
+  }
+  const printed = body ? (JSON.parse(body) as PrintedHead) : undefined;
+  const result = await verifyChain(db, printed);
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
 }
 
 export function manifest(uploads: number) {

@@ -1,5 +1,6 @@
 import type { Route } from '../http/route';
 import { listRoutes } from '../lists';
+import { auditChainRoutes } from './auditChain';
 import { authRoutes } from './auth';
 import { broadcastRoutes } from './broadcasts';
 import { bulkIndexingRoutes } from './bulkIndexing';
@@ -60,6 +61,7 @@ export const API_ROUTES: readonly Route[] = [
   ...broadcastRoutes,
   ...staffRoutes,
   ...dashboardRoutes,
+  ...auditChainRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

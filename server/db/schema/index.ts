@@ -1,4 +1,4 @@
-import { auditLog } from './audit';
+import { auditChainHead, auditLog } from './audit';
 import {
   accessTokens,
   impersonations,
@@ -67,6 +67,7 @@ export const schema = {
   courseHeaders,
   nationalities,
   auditLog,
+  auditChainHead,
   files,
   impersonations,
   notifications,

@@ -11,6 +11,7 @@ import { useSelector } from '@xstate/react';
 import { DateField, SelectField, TextField } from '../../ui/controls';
 import { ListView, SearchForm } from '../../ui/ListView';
 import { useList } from '../pagedList';
+import { AuditChain } from '../../audit/AuditChain';
 import { AuditEntries } from './History';
 
 /** The catalogue's actions grouped by the kind of record they are about, for the Action choice. */
@@ -35,6 +36,7 @@ export default function AuditTrailPage() {
         Everything done in the portal, newest first: who did it, as whom when a board admin was signed in as
         someone else, when, from where, and what it changed. Days are Lagos days.
       </p>
+      <AuditChain />
       <SearchForm
         label="Filter the audit trail"
         className="my-4 grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-4"
