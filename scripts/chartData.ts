@@ -67,20 +67,20 @@ function leafOf(node: AnyStateNode): AnyStateNode {
   const children = Object.values(node.states);
   if (!children.length) return node;
   const first = node.type !== 'parallel' && node.initial?.target[0];
-  return leafOf(first ? (first.parent === node ? first : children[0]) : children[0]);
+  return leafOf(first || children[0]);
 }
 
-/** A smooth SVG path through the points (a B-spline from the first point to the last, as d3's curveBasis). */
+/** A smooth SVG path, in whole pixels, through the points (a B-spline from the first point to the last, as d3's curveBasis). */
 function smoothPath(points: Point[]): string {
-  const p = points.map(({ x, y }) => ({ x: round(x), y: round(y) }));
+  const p = points.map(({ x, y }) => ({ x: Math.round(x), y: Math.round(y) }));
   if (p.length < 3) return `M${p[0].x} ${p[0].y} L${p[p.length - 1].x} ${p[p.length - 1].y}`;
-  let d = `M${p[0].x} ${p[0].y} L${round((5 * p[0].x + p[1].x) / 6)} ${round((5 * p[0].y + p[1].y) / 6)}`;
+  let d = `M${p[0].x} ${p[0].y} L${Math.round((5 * p[0].x + p[1].x) / 6)} ${Math.round((5 * p[0].y + p[1].y) / 6)}`;
   for (let i = 1; i < p.length - 1; i++) {
     const [a, b, c] = [p[i - 1], p[i], p[i + 1]];
-    d += ` C${round((2 * a.x + b.x) / 3)} ${round((2 * a.y + b.y) / 3)} ${round((a.x + 2 * b.x) / 3)} ${round((a.y + 2 * b.y) / 3)} ${round((a.x + 4 * b.x + c.x) / 6)} ${round((a.y + 4 * b.y + c.y) / 6)}`;
+    d += ` C${Math.round((2 * a.x + b.x) / 3)} ${Math.round((2 * a.y + b.y) / 3)} ${Math.round((a.x + 2 * b.x) / 3)} ${Math.round((a.y + 2 * b.y) / 3)} ${Math.round((a.x + 4 * b.x + c.x) / 6)} ${Math.round((a.y + 4 * b.y + c.y) / 6)}`;
   }
   const [a, b] = [p[p.length - 2], p[p.length - 1]];
-  d += ` C${round((2 * a.x + b.x) / 3)} ${round((2 * a.y + b.y) / 3)} ${round((a.x + 2 * b.x) / 3)} ${round((a.y + 2 * b.y) / 3)} ${b.x} ${b.y}`;
+  d += ` C${Math.round((2 * a.x + b.x) / 3)} ${Math.round((2 * a.y + b.y) / 3)} ${Math.round((a.x + 2 * b.x) / 3)} ${Math.round((a.y + 2 * b.y) / 3)} ${b.x} ${b.y}`;
   return d;
 }
 
