@@ -1,3 +1,4 @@
+import dagre, { graphlib } from '@dagrejs/dagre';
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 import {
   statechartAnchor,
@@ -20,39 +21,29 @@ import {
 
 /**
  * A machine as data the /statecharts page draws cheaply (contract/statecharts.ts `ChartData`): its states
- * as nested boxes laid out here, in Node, its transitions as numbered arrows, and the words that list
- * them. No layout library: each compound state's children are ranked top to bottom by a longest path from
- * its start (back edges found by a depth-first walk), each rank a centred row; a compound state's box holds
- * its children's layout. Arrows are straight or gently curved (several between the same two states fan
- * out; arrows going back up bow to the side), each with its number in a circle halfway, which links to
- * the transition in the list. Deterministic, so the committed file is drift-tested.
+ * as nested boxes, its transitions as numbered arrows, and the words that list them. The layout is
+ * dagre's (@dagrejs/dagre, a compound graph: a compound state is a cluster holding its children), run
+ * here in Node so no layout code reaches the browser. Each arrow is a smooth path (a B-spline) through
+ * dagre's edge points, its number where that path passes the middle point. dagre lays out edges between
+ * leaves only: an arrow from or to a compound state is laid out from or to the state it starts in, then
+ * cut where it crosses the compound's border. A loop (a transition back to its own state) keeps the room
+ * dagre leaves for it on the box's right and is drawn there. Layout options that looked wrong here (in
+ * dagre 3.1.3): edge labels with a size (their places drift off the arrows inside clusters), extra nodes
+ * tied to a cluster's children by edges (edges then cross other clusters) and a lone node at the top
+ * level beside clusters (dagre throws): so numbers are placed on the path, a compound's name gets room
+ * in its start dot's node, and the machine itself is a cluster too (never drawn).
+ * Deterministic, so the committed file is drift-tested.
  */
 
 const CHAR = 7; // px per character of a 12px label
 const NOTE_CHAR = 6.2; // of an 11px note
 const LINE = 14;
-const HEADER = 26;
 const PAD = 12;
-const ROW_GAP = 46;
-const COL_GAP = 28;
 const MARK = 16;
+const ANY = 28; // the height of an "any state" node
+const ROOT = 'root';
 
-interface Item {
-  /** A child state, or a pseudo-state of the compound being laid out. */
-  node?: AnyStateNode;
-  mark?: ChartMark['kind'];
-  w: number;
-  h: number;
-  /** Position inside its parent's content. */
-  x: number;
-  y: number;
-}
-
-interface Laid {
-  w: number;
-  h: number;
-  items: Item[];
-}
+type Point = { x: number; y: number };
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
@@ -63,14 +54,6 @@ function isWithin(node: AnyStateNode, ancestor: AnyStateNode): boolean {
   return false;
 }
 
-/** The child of `parent` that is, or holds, `node`. */
-function childHolding(parent: AnyStateNode, node: AnyStateNode): AnyStateNode | undefined {
-  for (let current: AnyStateNode | undefined = node; current; current = current.parent) {
-    if (current.parent === parent) return current;
-  }
-  return undefined;
-}
-
 /** Whether a compound state (or the root) has transitions of its own that stay inside it. */
 function hasInnerTransitions(node: AnyStateNode): boolean {
   return ownTransitionsOf(node).some((t) => {
@@ -79,241 +62,194 @@ function hasInnerTransitions(node: AnyStateNode): boolean {
   });
 }
 
+/** The leaf an arrow to (or from) a state is laid out to: the state itself, or the state it starts in. */
+function leafOf(node: AnyStateNode): AnyStateNode {
+  const children = Object.values(node.states);
+  if (!children.length) return node;
+  const first = node.type !== 'parallel' && node.initial?.target[0];
+  return leafOf(first || children[0]);
+}
+
+/** A smooth SVG path, in whole pixels, through the points (a B-spline from the first point to the last, as d3's curveBasis). */
+function smoothPath(points: Point[]): string {
+  const p = points.map(({ x, y }) => ({ x: Math.round(x), y: Math.round(y) }));
+  if (p.length < 3) return `M${p[0].x} ${p[0].y} L${p[p.length - 1].x} ${p[p.length - 1].y}`;
+  let d = `M${p[0].x} ${p[0].y} L${Math.round((5 * p[0].x + p[1].x) / 6)} ${Math.round((5 * p[0].y + p[1].y) / 6)}`;
+  for (let i = 1; i < p.length - 1; i++) {
+    const [a, b, c] = [p[i - 1], p[i], p[i + 1]];
+    d += ` C${Math.round((2 * a.x + b.x) / 3)} ${Math.round((2 * a.y + b.y) / 3)} ${Math.round((a.x + 2 * b.x) / 3)} ${Math.round((a.y + 2 * b.y) / 3)} ${Math.round((a.x + 4 * b.x + c.x) / 6)} ${Math.round((a.y + 4 * b.y + c.y) / 6)}`;
+  }
+  const [a, b] = [p[p.length - 2], p[p.length - 1]];
+  d += ` C${Math.round((2 * a.x + b.x) / 3)} ${Math.round((2 * a.y + b.y) / 3)} ${Math.round((a.x + 2 * b.x) / 3)} ${Math.round((a.y + 2 * b.y) / 3)} ${b.x} ${b.y}`;
+  return d;
+}
+
+/** Where an arrow's number sits: on the smooth path, at its middle point (where the B-spline passes). */
+function middleOf(points: Point[]): Point {
+  if (points.length < 3) {
+    const [a, b] = [points[0], points[points.length - 1]];
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  }
+  const i = Math.floor((points.length - 1) / 2);
+  const [a, b, c] = [points[i - 1], points[i], points[i + 1]];
+  return { x: (a.x + 4 * b.x + c.x) / 6, y: (a.y + 4 * b.y + c.y) / 6 };
+}
+
+const inside = (b: Box, { x, y }: Point) => x > b.x && x < b.x + b.w && y > b.y && y < b.y + b.h;
+
+/** The points up to where they first enter the box, that crossing point last. */
+function cutAtEntry(points: Point[], box: Box): Point[] {
+  const i = points.findIndex((point) => inside(box, point));
+  if (i <= 0) return points;
+  const [a, b] = [points[i - 1], points[i]];
+  // The largest step from `a` towards `b` that stays on or outside the box.
+  const steps = [box.x, box.x + box.w]
+    .map((x) => (b.x === a.x ? Infinity : (x - a.x) / (b.x - a.x)))
+    .concat([box.y, box.y + box.h].map((y) => (b.y === a.y ? Infinity : (y - a.y) / (b.y - a.y))))
+    .filter((u) => u >= 0 && u <= 1)
+    .filter((u) => {
+      const x = a.x + u * (b.x - a.x);
+      const y = a.y + u * (b.y - a.y);
+      return x >= box.x - 0.01 && x <= box.x + box.w + 0.01 && y >= box.y - 0.01 && y <= box.y + box.h + 0.01;
+    });
+  const u = steps.length ? Math.min(...steps) : 0;
+  return [...points.slice(0, i), { x: a.x + u * (b.x - a.x), y: a.y + u * (b.y - a.y) }];
+}
+
 export function toChartData(name: string, machine: AnyStateMachine): ChartData {
   const { root } = machine;
   const all = [root, ...descendantsOf(root)];
   const transitions = all.flatMap((node) => ownTransitionsOf(node));
-  const laid = new Map<AnyStateNode, Laid>();
-  const sizes = new Map<AnyStateNode, { w: number; h: number }>();
 
   const textWidth = (node: AnyStateNode) =>
     Math.max(node.key.length * CHAR, ...notesOf(node).map((note) => note.length * NOTE_CHAR)) + 2 * PAD;
 
-  const measure = (node: AnyStateNode): { w: number; h: number } => {
-    const children = Object.values(node.states);
-    const notes = node === root ? [] : notesOf(node);
-    if (!children.length) {
-      const size = { w: Math.max(80, textWidth(node)), h: 28 + LINE * notes.length };
-      sizes.set(node, size);
-      return size;
-    }
-    const inner = layOut(node);
-    const header = node === root ? 0 : HEADER + LINE * notes.length;
-    const w = Math.max(inner.w + 2 * PAD, node === root ? 0 : textWidth(node));
-    const size = { w, h: header + inner.h + 2 * PAD };
-    sizes.set(node, size);
-    return size;
-  };
+  /** Room above a compound state's start dot and "any state" node for its name and notes. */
+  const headRoom = (node: AnyStateNode) => (node === root ? 0 : LINE * (1 + notesOf(node).length));
 
-  /** Ranks and places the children of one compound or parallel state (or the root). */
-  const layOut = (parent: AnyStateNode): Laid => {
-    const children = Object.values(parent.states);
-    const items: Item[] = [];
-    if (parent.type !== 'parallel' && parent.initial?.target.length) {
-      items.push({ mark: 'initial', w: MARK, h: MARK, x: 0, y: 0 });
-    }
-    if (hasInnerTransitions(parent)) items.push({ mark: 'any', w: 80, h: 28, x: 0, y: 0 });
-    for (const child of children) items.push({ node: child, ...measure(child), x: 0, y: 0 });
-    const index = new Map<AnyStateNode | string, number>();
-    items.forEach((item, i) => index.set(item.node ?? item.mark!, i));
-
-    // Edges between items, for ranking only.
-    const edges: Array<[number, number]> = [];
-    if (items[0]?.mark === 'initial') {
-      const first = childHolding(parent, parent.initial!.target[0]);
-      if (first) edges.push([0, index.get(first)!]);
-    }
-    if (parent.type !== 'parallel') {
-      for (const t of transitions) {
-        const targets = t.target?.length ? t.target : [t.source];
-        for (const target of targets) {
-          const from = t.source === parent ? index.get('any') : childHolding(parent, t.source);
-          const to = childHolding(parent, target);
-          const a = typeof from === 'number' ? from : from ? index.get(from) : undefined;
-          const b = to ? index.get(to) : undefined;
-          if (a !== undefined && b !== undefined && a !== b) edges.push([a, b]);
-        }
-      }
-    }
-    const out = items.map((_, i) => edges.filter(([a]) => a === i).map(([, b]) => b));
-
-    // Depth-first from the start (then any item not reached), dropping edges back to the walk's path.
-    const state = items.map(() => 0); // 0 new, 1 on the path, 2 done
-    const forward: Array<[number, number]> = [];
-    const visit = (i: number) => {
-      state[i] = 1;
-      for (const j of out[i]) {
-        if (state[j] === 1) continue;
-        forward.push([i, j]);
-        if (state[j] === 0) visit(j);
-      }
-      state[i] = 2;
-    };
-    items.forEach((_, i) => {
-      if (state[i] === 0) visit(i);
-    });
-    const rank = items.map(() => 0);
-    // Longest path on the acyclic forward edges (a few passes suffice for charts this size).
-    for (let pass = 0; pass < items.length; pass++) {
-      let changed = false;
-      for (const [a, b] of forward) {
-        if (rank[b] < rank[a] + 1) {
-          rank[b] = rank[a] + 1;
-          changed = true;
-        }
-      }
-      if (!changed) break;
-    }
-
-    const rows: number[][] = [];
-    items.forEach((_, i) => (rows[rank[i]] ??= []).push(i));
-    const order = new Map<number, number>();
-    let y = 0;
-    let w = 0;
-    const placedRows = rows.filter(Boolean);
-    for (const row of placedRows) {
-      // Under the states they come from, as far as the order of the row above allows.
-      const weight = (i: number) => {
-        const from = forward.filter(([, b]) => b === i).map(([a]) => order.get(a) ?? 0);
-        return from.length ? from.reduce((s, v) => s + v, 0) / from.length : Number.MAX_SAFE_INTEGER;
-      };
-      row.sort((a, b) => weight(a) - weight(b) || a - b);
-      row.forEach((i, position) => order.set(i, position));
-      const height = Math.max(...row.map((i) => items[i].h));
-      let x = 0;
-      for (const i of row) {
-        items[i].x = x;
-        items[i].y = y + (height - items[i].h) / 2;
-        x += items[i].w + COL_GAP;
-      }
-      w = Math.max(w, x - COL_GAP);
-      y += height + ROW_GAP;
-    }
-    // Centre each row.
-    for (const row of placedRows) {
-      const last = items[row[row.length - 1]];
-      const shift = (w - (last.x + last.w)) / 2;
-      for (const i of row) items[i].x += shift;
-    }
-    const result = { w, h: Math.max(0, y - ROW_GAP), items };
-    laid.set(parent, result);
-    return result;
-  };
-
-  const size = measure(root);
-
-  // Absolute boxes.
-  const boxes = new Map<AnyStateNode, Box>();
+  const g = new graphlib.Graph({ compound: true, multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 24, ranksep: 28, edgesep: 12, marginx: 8, marginy: 8 });
+  g.setDefaultEdgeLabel(() => ({}));
+  // The root is a cluster too, never drawn (an isolated node beside clusters at the top level trips dagre).
+  const id = (node: AnyStateNode) => (node === root ? ROOT : `s:${statePathOf(node)}`);
+  const parentOf = (node: AnyStateNode) => (node.parent ? id(node.parent) : undefined);
   const marks: ChartMark[] = [];
-  const anyBox = new Map<AnyStateNode, Box>();
-  const place = (node: AnyStateNode, box: Box) => {
-    boxes.set(node, box);
-    const inner = laid.get(node);
-    if (!inner) return;
-    const header = node === root ? 0 : HEADER + LINE * notesOf(node).length;
-    const left = box.x + (box.w - inner.w) / 2;
-    const top = box.y + header + PAD;
-    for (const item of inner.items) {
-      const at = { x: round(left + item.x), y: round(top + item.y), w: round(item.w), h: round(item.h) };
-      if (item.node) place(item.node, at);
-      else {
-        marks.push({ kind: item.mark!, state: statePathOf(node), box: at });
-        if (item.mark === 'any') anyBox.set(node, at);
-      }
+  const anyOf = new Map<AnyStateNode, string>();
+
+  for (const node of all) {
+    const children = Object.values(node.states);
+    const nodeId = id(node);
+    if (nodeId === ROOT) g.setNode(ROOT, {});
+    else {
+      if (children.length) g.setNode(nodeId, {});
+      else
+        g.setNode(nodeId, { width: Math.max(80, textWidth(node)), height: 28 + LINE * notesOf(node).length });
+      const parent = parentOf(node);
+      if (parent) g.setParent(nodeId, parent);
     }
-  };
-  place(root, { x: 0, y: 0, w: round(size.w), h: round(size.h) });
+    if (!children.length) continue;
+    const path = statePathOf(node);
+    const inner: string[] = [];
+    if (node.type !== 'parallel' && node.initial?.target.length) {
+      // The start dot's node also keeps room for the compound's name and notes, drawn at its top left.
+      const mark = `initial:${path}`;
+      g.setNode(mark, { width: node === root ? MARK : textWidth(node), height: MARK + headRoom(node) });
+      inner.push(mark);
+      g.setEdge(mark, id(leafOf(node.initial.target[0]))!, {}, mark);
+    }
+    if (hasInnerTransitions(node)) {
+      const mark = `any:${path}`;
+      g.setNode(mark, { width: 80, height: ANY + headRoom(node) });
+      inner.push(mark);
+      anyOf.set(node, mark);
+    }
+    for (const mark of inner) g.setParent(mark, nodeId);
+  }
 
-  const center = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
-  /** Where the line from the box's centre towards `to` leaves the box. */
-  const border = (b: Box, to: { x: number; y: number }) => {
-    const c = center(b);
-    const dx = to.x - c.x;
-    const dy = to.y - c.y;
-    if (dx === 0 && dy === 0) return c;
-    const scale = Math.min(dx ? b.w / 2 / Math.abs(dx) : Infinity, dy ? b.h / 2 / Math.abs(dy) : Infinity);
-    return { x: c.x + dx * scale, y: c.y + dy * scale };
-  };
+  // One edge per arrow, between leaves (or marks), with room for its number.
+  const arrowEnds = transitions.map((t: AnyTransitionDefinition, i) => {
+    const targets = t.target?.length ? t.target : [t.source];
+    return targets.map((target, k) => {
+      const fromAny = isWithin(target, t.source) && anyOf.has(t.source);
+      const from = fromAny ? anyOf.get(t.source)! : id(leafOf(t.source))!;
+      const to = target === t.source && fromAny ? from : id(leafOf(target))!;
+      const edge = `t${i}.${k}`;
+      g.setEdge(from, to, {}, edge);
+      return { from, to, edge, source: fromAny ? undefined : t.source, target };
+    });
+  });
 
-  const pairCount = new Map<string, number>();
-  const loops = new Map<Box, number>();
+  dagre.layout(g);
+
+  const boxOf = (nodeId: string): Box => {
+    const { x = 0, y = 0, width, height } = g.node(nodeId);
+    return { x: round(x - width / 2), y: round(y - height / 2), w: round(width), h: round(height) };
+  };
+  const boxes = new Map<AnyStateNode, Box>();
+  for (const node of all) {
+    if (node !== root) boxes.set(node, boxOf(id(node)));
+  }
+  for (const node of all) {
+    if (!Object.values(node.states).length) continue;
+    const path = statePathOf(node);
+    if (g.hasNode(`initial:${path}`)) {
+      const points = g.edge(
+        `initial:${path}`,
+        id(leafOf(node.initial!.target[0]))!,
+        `initial:${path}`,
+      ).points!;
+      const first = node.initial!.target[0];
+      const cut = Object.values(first.states).length ? cutAtEntry(points, boxes.get(first)!) : points;
+      const room = boxOf(`initial:${path}`);
+      const dot = {
+        x: round(room.x + room.w / 2 - MARK / 2),
+        y: round(room.y + room.h - MARK),
+        w: MARK,
+        h: MARK,
+      };
+      marks.push({ kind: 'initial', state: path, box: dot, d: smoothPath(cut) });
+    }
+    if (anyOf.has(node)) {
+      const room = boxOf(anyOf.get(node)!);
+      marks.push({ kind: 'any', state: path, box: { ...room, y: round(room.y + room.h - ANY), h: ANY } });
+    }
+  }
+
   const anchors = new Set<string>();
+  const loops = new Map<string, number>();
   const chartTransitions: ChartTransition[] = transitions.map((t: AnyTransitionDefinition, i) => {
     const name_ = transitionName(t);
     const anchor = statechartAnchor(name, name_);
     if (anchors.has(anchor)) throw new Error(`Two transitions of "${name}" share the anchor "${anchor}".`);
     anchors.add(anchor);
-    const targets = t.target?.length ? t.target : [t.source];
-    const arrows = targets.map((target) => {
-      const inside = isWithin(target, t.source) && anyBox.has(t.source);
-      const from = inside ? anyBox.get(t.source)! : boxes.get(t.source)!;
-      const to = target === t.source && inside ? from : boxes.get(target)!;
+    const arrows = arrowEnds[i].map(({ from, to, edge, source, target }) => {
       if (from === to) {
-        // A loop on the box's right side; further loops on the same box grow.
+        // A loop on the right of its box, in the room dagre keeps there; further loops on the box grow.
+        const box = from.startsWith('s:')
+          ? boxes.get(target)!
+          : marks.find((m) => m.kind === 'any' && `any:${m.state}` === from)!.box;
         const k = loops.get(from) ?? 0;
         loops.set(from, k + 1);
-        const x = from.x + from.w;
-        const y1 = from.y + Math.min(8, from.h / 3);
-        const y2 = from.y + from.h - Math.min(8, from.h / 3);
-        const reach = 24 + 24 * k;
+        const x = box.x + box.w;
+        const y1 = box.y + Math.min(8, box.h / 3);
+        const y2 = box.y + box.h - Math.min(8, box.h / 3);
+        const reach = 24 + 22 * k;
         return {
           d: `M${round(x)} ${round(y1)} C${round(x + reach)} ${round(y1 - 6)} ${round(x + reach)} ${round(y2 + 6)} ${round(x)} ${round(y2)}`,
           x: round(x + reach * 0.75),
           y: round((y1 + y2) / 2),
         };
       }
-      const start = border(from, center(to));
-      const end = border(to, center(from));
-      const pair = `${start.x},${start.y}>${end.x},${end.y}`;
-      const k = pairCount.get(pair) ?? 0;
-      pairCount.set(pair, k + 1);
-      const dx = end.x - start.x;
-      const dy = end.y - start.y;
-      const length = Math.hypot(dx, dy) || 1;
-      // Fan out repeated arrows, alternating sides; arrows going up bow out to the right.
-      const fan = (k % 2 ? -1 : 1) * Math.ceil(k / 2) * 26;
-      const control = (bow: number) => ({
-        x: (start.x + end.x) / 2 + (-dy / length) * bow,
-        y: (start.y + end.y) / 2 + (dx / length) * bow,
-      });
-      // Bow around the states in the way: of a few curves, the one crossing the fewest boxes that hold
-      // neither end (the straightest among equals).
-      const obstacles = [...boxes.entries()]
-        .filter(([node]) => node !== root && !isWithin(t.source, node) && !isWithin(target, node))
-        .map(([, box]) => box);
-      const crossings = (bow: number) => {
-        const c = control(bow);
-        let hits = 0;
-        // Never out of the drawing.
-        for (let step = 1; step < 16; step++) {
-          const u = step / 16;
-          const x = (1 - u) ** 2 * start.x + 2 * (1 - u) * u * c.x + u ** 2 * end.x;
-          const y = (1 - u) ** 2 * start.y + 2 * (1 - u) * u * c.y + u ** 2 * end.y;
-          if (x < 0 || y < 0 || x > size.w || y > size.h) return Infinity;
-        }
-        for (const box of obstacles) {
-          for (let step = 1; step < 16; step++) {
-            const u = step / 16;
-            const x = (1 - u) ** 2 * start.x + 2 * (1 - u) * u * c.x + u ** 2 * end.x;
-            const y = (1 - u) ** 2 * start.y + 2 * (1 - u) * u * c.y + u ** 2 * end.y;
-            if (x > box.x && x < box.x + box.w && y > box.y && y < box.y + box.h) {
-              hits += 1;
-              break;
-            }
-          }
-        }
-        return hits;
-      };
-      const base = (dy < 0 ? 36 : 0) + fan;
-      const bow = [0, 50, -50, 100, -100, 160, -160, 240, -240, 320, -320]
-        .map((extra) => ({ bow: base + extra, hits: crossings(base + extra) }))
-        .reduce((best, option) => (option.hits < best.hits ? option : best)).bow;
-      const { x: cx, y: cy } = control(bow);
-      return {
-        d: `M${round(start.x)} ${round(start.y)} Q${round(cx)} ${round(cy)} ${round(end.x)} ${round(end.y)}`,
-        x: round(0.25 * start.x + 0.5 * cx + 0.25 * end.x),
-        y: round(0.25 * start.y + 0.5 * cy + 0.25 * end.y),
-      };
+      let points = g.edge(from, to, edge).points!;
+      // From or to a compound state: cut where the arrow crosses its border (unless it holds the other end).
+      if (target !== root && Object.values(target.states).length && !(source && isWithin(source, target))) {
+        points = cutAtEntry(points, boxes.get(target)!);
+      }
+      if (source && source !== root && Object.values(source.states).length && !isWithin(target, source)) {
+        points = cutAtEntry([...points].reverse(), boxes.get(source)!).reverse();
+      }
+      const middle = middleOf(points);
+      return { d: smoothPath(points), x: round(middle.x), y: round(middle.y) };
     });
     return {
       n: i + 1,
@@ -327,26 +263,7 @@ export function toChartData(name: string, machine: AnyStateMachine): ChartData {
       arrows,
     };
   });
-
-  // Loops and bows may reach past the root's box: the drawing grows to hold them.
-  const extent = chartTransitions
-    .flatMap((t) => t.arrows)
-    .flatMap((a) => a.d.match(/-?\d+(\.\d+)?/g)!.map(Number))
-    .reduce(
-      (acc, value, i) =>
-        i % 2 ? { ...acc, h: Math.max(acc.h, value) } : { ...acc, w: Math.max(acc.w, value) },
-      { w: size.w, h: size.h },
-    );
-
-  // Each start dot's arrow to the state it starts in.
-  for (const mark of marks) {
-    if (mark.kind !== 'initial') continue;
-    const owner = all.find((node) => statePathOf(node) === mark.state)!;
-    const first = boxes.get(owner.initial!.target[0])!;
-    const start = border(mark.box, center(first));
-    const end = border(first, center(mark.box));
-    mark.d = `M${round(start.x)} ${round(start.y)} L${round(end.x)} ${round(end.y)}`;
-  }
+  const { width = 0, height = 0 } = g.graph();
 
   const states: ChartState[] = descendantsOf(root).map((node) => ({
     path: statePathOf(node),
@@ -380,8 +297,8 @@ export function toChartData(name: string, machine: AnyStateMachine): ChartData {
 
   return {
     name,
-    width: Math.ceil(extent.w + 8),
-    height: Math.ceil(extent.h + 8),
+    width: Math.ceil(width),
+    height: Math.ceil(height),
     states,
     transitions: chartTransitions,
     marks,

@@ -29,6 +29,7 @@ async function buildSpaWhenStale() {
     'src',
     'machines',
     'contract',
+    'docs/statecharts', // the charts /statecharts draws
     'public',
     'index.html',
     'vite.config.ts',

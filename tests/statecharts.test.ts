@@ -287,13 +287,25 @@ describe('chart data for /statecharts', () => {
     expect(idle.transitions.map((t) => t.name)).toContain('active --after idleTimeout--> idle');
   });
 
-  it('draws every state inside the drawing, and an arrow for every target', () => {
+  it('draws every state inside the drawing, no two apart overlapping, and an arrow for every target', () => {
     for (const { name, machine } of MACHINES) {
       const data = toChartData(name, machine);
       for (const { box } of data.states) {
         expect(box.x >= 0 && box.y >= 0 && box.x + box.w <= data.width && box.y + box.h <= data.height).toBe(
           true,
         );
+      }
+      // Boxes overlap only when one state holds the other.
+      for (const a of data.states) {
+        for (const b of data.states) {
+          if (a === b || a.path.startsWith(`${b.path}.`) || b.path.startsWith(`${a.path}.`)) continue;
+          const apart =
+            a.box.x + a.box.w <= b.box.x ||
+            b.box.x + b.box.w <= a.box.x ||
+            a.box.y + a.box.h <= b.box.y ||
+            b.box.y + b.box.h <= a.box.y;
+          expect(apart, `${name}: ${a.path} and ${b.path} overlap`).toBe(true);
+        }
       }
       for (const t of data.transitions) expect(t.arrows).toHaveLength(Math.max(1, t.targets.length));
       expect(new Set(data.transitions.map((t) => t.anchor)).size).toBe(data.transitions.length);
