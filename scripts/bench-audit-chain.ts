@@ -12,8 +12,8 @@ import { MIGRATIONS_DIR, openDatabase, type DatabaseHandle } from '../server/db/
  * What the audit log's hash chain costs (docs/performance.md, "The audit chain"), on PGlite (folders as
  * the portal opens them, durable) and on PostgreSQL (DATABASE_URL, default the local server):
  * 1. An audited write (a transaction that changes a row and adds its audit entry, as every audited change
- *    does) on two databases side by side, one migrated to just before the chain (0020), one with it
- *    (0021: the insert trigger, the head's row lock, the hash), at 1 and 10 clients, and at 10 clients
+ *    does) on two databases side by side, one migrated to just before the chain (0021), one with it
+ *    (0022: the insert trigger, the head's row lock, the hash), at 1 and 10 clients, and at 10 clients
  *    with 5 ms of work after the entry and before the commit (a service that writes more after its
  *    entry holds the head's lock that much longer). Rounds alternate between the two databases, so a
  *    busy neighbour slows both alike; the first round warms up and is not counted.
@@ -26,7 +26,7 @@ const ROUNDS = SHORT ? 2 : 5;
 const ENTRIES = Number(process.env.BENCH_CHAIN_ENTRIES ?? 100_000);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',');
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BEFORE_CHAIN = 21; // 0000 to 0020
+const BEFORE_CHAIN = 22; // 0000 to 0021
 
 type Mode = 'before the chain' | 'with the chain';
 const MODES: Mode[] = ['before the chain', 'with the chain'];
