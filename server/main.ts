@@ -9,6 +9,7 @@ import { DEMO_MARKERS } from './demo/scores';
 import { DEMO_PASSWORD, DEMO_SIGN_INS } from './demo';
 import { SANDBOX_NOTICE } from '../contract/payments';
 import { startPortal } from './portal';
+import { warmPdfWorker } from './documents/pdfThread';
 
 /**
  * A start that fails: a problem the operator can fix gets its sentence (server/startErrors.ts), and its
@@ -33,6 +34,8 @@ async function main() {
   } catch (error) {
     failedToStart(error, config);
   }
+  // In a thread of its own while the portal already answers; the first print is then as fast as the next.
+  warmPdfWorker(portal.storage).catch(() => {});
   const lines = [
     '',
     `  The examination portal is running at ${portal.url}`,

@@ -2,11 +2,13 @@ import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import type { PrintedDocument } from '../../contract/documents';
+import { BOARD_NAME, type PrintedDocument } from '../../contract/documents';
 import type { Printing, PrintingBlock } from './builder';
 import { drawPdf, type PdfTarget } from './pdf';
+import { verificationOf } from './qr';
 
 /**
  * A print's PDF drawn in a worker thread of its own (./pdfWorker.ts), while this thread reads its rows
@@ -86,12 +88,16 @@ async function takeWorker(): Promise<Worker> {
   return worker;
 }
 
-/** Kept warm for the next print; it neither keeps the portal running nor outlives IDLE_MS unused. */
+/**
+ * Kept warm for the next print; it never keeps the portal running. Beyond the first, a warm worker ends
+ * after IDLE_MS unused: one always stays, so a print after a quiet hour is as fast as the one before.
+ */
 function keepWarm(worker: Worker) {
   worker.unref();
   const timer = setTimeout(() => {
     const at = idle.findIndex((w) => w.worker === worker);
-    if (at >= 0) idle.splice(at, 1);
+    if (at < 0 || idle.length === 1) return;
+    idle.splice(at, 1);
     void worker.terminate();
   }, IDLE_MS);
   timer.unref();
@@ -113,6 +119,45 @@ export async function printPdf(
   } finally {
     drawing--;
   }
+}
+
+/**
+ * Starts a worker and has it draw a one-page print no one sees, so that the first print a user asks
+ * for after a start does not also pay for loading pdfkit and the fonts, and running their code the
+ * first time, in the worker (docs/performance.md: a 5,000-row list took 3.3 s first, 1.5 s after).
+ * `npm start` calls it once the portal answers (server/main.ts); a failure only means the first print
+ * warms it.
+ */
+export async function warmPdfWorker(storage: PdfTarget['storage']): Promise<void> {
+  const out = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rows = async function* () {
+    yield [['1', 'WARM/UP/000001', 'ADÉBÁYỌ̀ Ọ̀jọ́', 'Female']];
+  };
+  await printPdf(
+    {
+      id: 0,
+      count: 1,
+      head: {
+        ending: 'candidate-list',
+        title: 'Warm-up',
+        board: BOARD_NAME,
+        heading: [{ label: 'Diet', value: 'Warm-up' }],
+        printedAt: new Date().toISOString(),
+        printedBy: 'The portal',
+        verification: verificationOf('WARM-UP0-0000', 'http://localhost'),
+      },
+      blocks: [
+        {
+          kind: 'table',
+          columns: [{ label: 'S/N' }, { label: 'Index number' }, { label: 'Name' }, { label: 'Sex' }],
+          count: 1,
+          rows: rows(),
+        },
+      ],
+      finish: async () => {},
+    },
+    { storage, out },
+  );
 }
 
 /** Bytes of their own (a pooled Buffer's view would carry its whole pool), to hand over without copying. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocumentCell, Photocard } from '../../contract/documents';
 import { printPhotoOf } from '../../server/candidates/printPhoto';
 import { drawPdf } from '../../server/documents/pdf';
-import { printPdf, warmPdfWorkers } from '../../server/documents/pdfThread';
+import { printPdf, warmPdfWorker, warmPdfWorkers } from '../../server/documents/pdfThread';
 import { createLocalStorage } from '../../server/storage/local';
 import { newKey, type Storage } from '../../server/storage/storage';
 import { cardsOf, drawToBytes, inBatches, pdfPages, printingOf, rowsOf, verificationOf } from './pdfs';
@@ -71,6 +71,14 @@ const mixed = (rows: number, cards: number) =>
   ]);
 
 describe('a PDF drawn in a worker thread', () => {
+  it('is warmed at the start: a worker waits, having drawn a page, and the next print is drawn by it', async () => {
+    await warmPdfWorker(storage);
+    expect(warmPdfWorkers()).toBe(1);
+    const { inWorker } = await drawToBytes(mixed(5, 1), storage, printPdf);
+    expect(inWorker).toBe(true);
+    expect(warmPdfWorkers()).toBe(1);
+  });
+
   it('is the PDF drawn in this thread, page for page, its print finished once and its progress told', async () => {
     const here = await drawToBytes(mixed(300, 30), storage);
     const printing = mixed(300, 30);
