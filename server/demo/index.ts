@@ -12,6 +12,7 @@ import type { DemoSeed } from './context';
 import { seedCourseHeaders } from './courseHeaders';
 import { seedDiets } from './diets';
 import { seedListed } from './listed';
+import { seedIntegrity } from './integrity';
 import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
 import { seedPrints } from './printed';
@@ -77,6 +78,8 @@ export async function seedDemo(
       await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);
+      // Last: it renames two of this year's unchecked candidates, whom nothing before names.
+      await seedIntegrity(demo, accounts, candidates);
       return candidates.length;
     });
     return { candidates, files: storedKeys.length, milliseconds: Math.round(performance.now() - started) };

@@ -11,6 +11,7 @@ import { documentFileRoutes } from './documentFiles';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
+import { integrityRoutes } from './integrity';
 import { metaRoutes } from './meta';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
 import { conversationRoutes } from './conversations';
@@ -60,6 +61,7 @@ export const API_ROUTES: readonly Route[] = [
   ...broadcastRoutes,
   ...staffRoutes,
   ...dashboardRoutes,
+  ...integrityRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];
