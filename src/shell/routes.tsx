@@ -7,6 +7,7 @@ import {
   SIDEBAR,
   SUB_PAGES,
 } from '../../contract/navigation';
+import { INTEGRITY_PAGE } from '../../contract/integrity';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
 import { AreaBeingBuilt } from './pages';
@@ -32,6 +33,7 @@ const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
 const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
+const IntegrityPage = lazy(() => import('../pages/integrity/IntegrityPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
 const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
@@ -96,6 +98,7 @@ const builtPages: Record<string, () => ReactNode> = {
   [BROADCAST_LINKS[1].path]: () => <YourBroadcastsPage />,
   '/broadcasts': () => <SchoolBroadcastsPage />,
   [BOARD_STAFF_PAGE]: () => <StaffPage />,
+  [INTEGRITY_PAGE]: () => <IntegrityPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({
