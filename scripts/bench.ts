@@ -32,7 +32,7 @@
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|integrity runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -49,6 +49,7 @@ import { benchPdf } from './bench-pdf';
 import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchDashboard } from './bench-dashboard';
+import { benchIntegrity } from './bench-integrity';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
 import { benchVerify } from './bench-verify';
@@ -149,6 +150,7 @@ async function main() {
     'pdf',
     'documents',
     'dashboard',
+    'integrity',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -163,6 +165,7 @@ async function main() {
   if (!ONLY || ONLY === 'pdf') await benchPdf();
   if (!ONLY || ONLY === 'documents') await benchDocuments({ port: await partPort(8) });
   if (!ONLY || ONLY === 'dashboard') await benchDashboard({ port: await partPort(9) });
+  if (!ONLY || ONLY === 'integrity') await benchIntegrity();
 }
 
 async function benchStart() {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { identityKey } from './identity';
-import { HASH_BANDS, HASH_DISTANCE, likeness, SAME_PHOTO_LIKENESS } from './photoHash';
+import { bandOf, HASH_BANDS, HASH_DISTANCE, likeness, SAME_PHOTO_LIKENESS } from './photoHash';
 
 /**
  * The duplicate finder (docs/decisions.md "Integrity reports"): pairs of candidates who may be one person,
@@ -48,18 +48,6 @@ const popcount32 = (x: number) => {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 };
 
-/** Bits of band `band` of a hash held as two 32-bit halves (the bands are those of photoHash.ts bandsOf). */
-function bandValue(hi: number, lo: number, band: number): number {
-  const start = band * 7 + Math.min(band, 64 % HASH_BANDS);
-  const width = 7 + (band < 64 % HASH_BANDS ? 1 : 0);
-  // Bits start..start+width of the 64-bit value (lo holds bits 0-31).
-  const take = (from: number, count: number) =>
-    from >= 32 ? (hi >>> (from - 32)) & ((1 << count) - 1) : (lo >>> from) & ((1 << count) - 1);
-  if (start + width <= 32 || start >= 32) return take(start, width);
-  const low = 32 - start;
-  return take(start, low) | (take(32, width - low) << low);
-}
-
 /** The thumbs of some candidates' photos, by candidate. */
 async function thumbsOf(db: Database, ids: number[]): Promise<Map<number, Uint8Array>> {
   const thumbs = new Map<number, Uint8Array>();
@@ -82,7 +70,7 @@ async function thumbsOf(db: Database, ids: number[]): Promise<Map<number, Uint8A
  * of HASH_BANDS bands), each pair in a bucket compared once (in the first band they share), and those
  * within HASH_DISTANCE decided by their thumbs.
  */
-export async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candidates: number }> {
+async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candidates: number }> {
   const { rows } = (await db.execute(sql`
     select c.id, c.first_name, c.last_name, c.date_of_birth::text as dob,
            (h.hash >> 32)::int4 as hi, ((h.hash << 32) >> 32)::int4 as lo
@@ -116,7 +104,7 @@ export async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; 
   const his = Int32Array.from(hashed, (row) => row.hi!);
   const los = Int32Array.from(hashed, (row) => row.lo!);
   const bands = Array.from({ length: HASH_BANDS }, (_, band) =>
-    Uint16Array.from({ length: hashed.length }, (_, i) => bandValue(his[i], los[i], band)),
+    Uint16Array.from({ length: hashed.length }, (_, i) => bandOf(his[i], los[i], band)),
   );
   const close: [number, number][] = [];
   for (let band = 0; band < HASH_BANDS; band++) {
@@ -154,7 +142,7 @@ export async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; 
 }
 
 /** One candidate's pairs with everyone else: the same identity among those born that day, the same photo by hash then thumb. */
-export async function findPairsOf(db: Database, id: number): Promise<FoundPair[]> {
+async function findPairsOf(db: Database, id: number): Promise<FoundPair[]> {
   const { rows: selves } = (await db.execute(sql`
     select c.id, c.first_name, c.last_name, c.date_of_birth::text as dob, h.hash::text as hash, h.thumb
     from candidates c

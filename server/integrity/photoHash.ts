@@ -45,7 +45,7 @@ const PLANES: Float64Array[] = (() => {
 })();
 
 /** The thumb as numbers again (unit length, up to the bytes' rounding). */
-export function thumbValues(thumb: Uint8Array): Int8Array {
+function thumbValues(thumb: Uint8Array): Int8Array {
   return new Int8Array(thumb.buffer, thumb.byteOffset, thumb.byteLength);
 }
 
@@ -105,26 +105,18 @@ export function likeness(a: Uint8Array, b: Uint8Array): number {
   return xx && yy ? dot / Math.sqrt(xx * yy) : 0;
 }
 
-/** Bits in which two hashes differ. */
-export function hashDistance(a: bigint, b: bigint): number {
-  let x = BigInt.asUintN(64, a ^ b);
-  let n = 0;
-  while (x) {
-    x &= x - 1n;
-    n++;
-  }
-  return n;
-}
-
-/** The hash's bands: HASH_BANDS runs of bits (7 or 8 bits each), as small numbers to bucket by. */
-export function bandsOf(hash: bigint): number[] {
-  const bits = BigInt.asUintN(64, hash);
-  const bands: number[] = [];
-  let start = 0;
-  for (let band = 0; band < HASH_BANDS; band++) {
-    const width = Math.floor(HASH_BITS / HASH_BANDS) + (band < HASH_BITS % HASH_BANDS ? 1 : 0);
-    bands.push(Number((bits >> BigInt(start)) & ((1n << BigInt(width)) - 1n)));
-    start += width;
-  }
-  return bands;
+/**
+ * Band `band` of a hash held as two signed 32-bit halves (`hi`: bits 32-63, `lo`: bits 0-31): HASH_BANDS
+ * runs of the 64 bits, the first 64 % HASH_BANDS of them a bit wider, as small numbers to bucket by.
+ */
+export function bandOf(hi: number, lo: number, band: number): number {
+  const narrow = Math.floor(HASH_BITS / HASH_BANDS);
+  const wide = HASH_BITS % HASH_BANDS;
+  const start = band * narrow + Math.min(band, wide);
+  const width = narrow + (band < wide ? 1 : 0);
+  const take = (from: number, count: number) =>
+    from >= 32 ? (hi >>> (from - 32)) & ((1 << count) - 1) : (lo >>> from) & ((1 << count) - 1);
+  if (start + width <= 32 || start >= 32) return take(start, width);
+  const low = 32 - start;
+  return take(start, low) | (take(32, width - low) << low);
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
@@ -6,7 +6,7 @@ import { INTEGRITY_MESSAGES as M, type DuplicatePair, type DuplicateReport } fro
 import { INTEGRITY_ENDPOINTS as E } from '../../contract/integrity.endpoints';
 import { fillPath } from '../../contract/endpoint';
 import { candidates, files } from '../../server/db/schema';
-import { scanAll } from '../../server/integrity/finder';
+import { checkPending, scanAll } from '../../server/integrity/finder';
 import { identityKey } from '../../server/integrity/identity';
 import { candidateForm, demoSignIns, lastAudit, until } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
@@ -159,6 +159,32 @@ describe('on each new indexing', () => {
     const r = await report();
     expect(r.total).toBe(before);
     expect(r.pairs.some((p) => p.candidates.some((c) => c.id === id))).toBe(false);
+  });
+});
+
+describe('run twice at once', () => {
+  it('writes the same pairs whether checks and a full run run one by one or at once (skip locked, one writer)', async () => {
+    const ids = (await db().select({ id: candidates.id }).from(candidates).orderBy(candidates.id)).map(
+      (c) => c.id,
+    );
+    const queue = () =>
+      db().execute(
+        sql`insert into integrity_pending (candidate_id) select unnest(${`{${ids.slice(0, 60).join(',')}}`}::int[]) on conflict do nothing`,
+      );
+    const pairs = async () =>
+      (
+        (await db().execute(
+          sql`select candidate_a, candidate_b, same_photo, same_identity from duplicate_pairs where not_same_at is null order by 1, 2`,
+        )) as unknown as { rows: unknown[] }
+      ).rows;
+    await queue();
+    await checkPending(db());
+    const once = await pairs();
+    await queue();
+    // As two API processes' workers and the nightly run would, at once (on PostgreSQL, each its own connection).
+    await Promise.all([checkPending(db(), 7), checkPending(db(), 7), scanAll(db()), checkPending(db(), 7)]);
+    expect(await pairs()).toEqual(once);
+    expect((await report()).waiting).toBe(0);
   });
 });
 
