@@ -133,6 +133,7 @@ export async function benchIntegrity(): Promise<void> {
         const started = performance.now();
         const run = await scanAll(handle.db);
         scans.push(performance.now() - started);
+        console.log(`${label}: run ${i + 1}: ${JSON.stringify(run.phases)} (ms)`);
         found = { candidates: run.candidates, pairs: run.pairs };
       }
       const raw = await rawSql(target, handle.pglite);

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Logger } from '../log';
 import { identityKey } from './identity';
-import { bandOf, HASH_BANDS, HASH_DISTANCE, likeness, SAME_PHOTO_LIKENESS } from './photoHash';
+import { bandOf, HASH_BANDS, HASH_DISTANCE, likeness, SAME_PHOTO_LIKENESS, THUMB_SIDE } from './photoHash';
+
+const THUMB_SIZE = THUMB_SIDE * THUMB_SIDE;
 
 /**
  * The duplicate finder (docs/decisions.md "Integrity reports"): pairs of candidates who may be one person,
@@ -132,7 +134,16 @@ async function thumbsOf(db: Database, ids: number[]): Promise<Map<number, Uint8A
  * of HASH_BANDS bands), each pair in a bucket compared once (in the first band they share), and those
  * within HASH_DISTANCE decided by their thumbs.
  */
-async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candidates: number }> {
+async function findAllPairs(
+  db: Database,
+  phases: Record<string, number>,
+): Promise<{ pairs: FoundPair[]; candidates: number }> {
+  let mark = performance.now();
+  const lap = (phase: string) => {
+    const now = performance.now();
+    phases[phase] = Math.round(now - mark);
+    mark = now;
+  };
   const { rows } = (await db.execute(sql`
     select c.id, c.first_name, c.last_name, c.date_of_birth::text as dob,
            (h.hash >> 32)::int4 as hi, ((h.hash << 32) >> 32)::int4 as lo
@@ -146,6 +157,7 @@ async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candida
     hi: number | null;
     lo: number | null;
   }>;
+  lap('read');
   const found = new Map<string, FoundPair>();
 
   const byIdentity = new Map<string, number[]>();
@@ -161,13 +173,16 @@ async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candida
     }
   }
 
+  lap('identity');
   const hashed = rows.filter((row) => row.hi !== null && row.lo !== null);
   const ids = Int32Array.from(hashed, (row) => row.id);
   const his = Int32Array.from(hashed, (row) => row.hi!);
   const los = Int32Array.from(hashed, (row) => row.lo!);
   const close = closeHashPairs(his, los);
+  lap('hashes');
   if (close.length) {
     const thumbs = await thumbsOf(db, [...new Set(Array.from(close, (i) => ids[i]))]);
+    lap('thumbsRead');
     for (let k = 0; k < close.length; k += 2) {
       const i = close[k];
       const j = close[k + 1];
@@ -177,6 +192,7 @@ async function findAllPairs(db: Database): Promise<{ pairs: FoundPair[]; candida
       if (like >= SAME_PHOTO_LIKENESS) addPair(found, ids[i], ids[j], 'photo', like);
     }
   }
+  lap('likeness');
   return { pairs: [...found.values()], candidates: rows.length };
 }
 
@@ -259,8 +275,10 @@ export async function scanAll(db: Database, log?: Logger) {
   const {
     rows: [{ at }],
   } = (await db.execute(sql`select now()::text as at`)) as unknown as Rows<{ at: string }>;
-  const { pairs, candidates } = await findAllPairs(db);
+  const phases: Record<string, number> = {};
+  const { pairs, candidates } = await findAllPairs(db, phases);
   const ms = Math.round(performance.now() - started);
+  const writing = performance.now();
   await db.transaction(async (tx) => {
     await lockPairs(tx);
     const { rows: changed } = (await tx.execute(
@@ -282,8 +300,9 @@ export async function scanAll(db: Database, log?: Logger) {
       on conflict (id) do update set started_at = excluded.started_at, finished_at = excluded.finished_at,
         candidates = excluded.candidates, pairs = excluded.pairs, ms = excluded.ms`);
   });
-  log?.info('integrity.scanned', { candidates, pairs: pairs.length, ms });
-  return { candidates, pairs: pairs.length, ms };
+  phases.write = Math.round(performance.now() - writing);
+  log?.info('integrity.scanned', { candidates, pairs: pairs.length, ms, ...phases });
+  return { candidates, pairs: pairs.length, ms, phases };
 }
 
 /**
