@@ -115,15 +115,6 @@ export function closeHashPairs(his: Int32Array, los: Int32Array): Int32Array {
 /** The thumbs of some candidates' photos, by candidate. */
 async function thumbsOf(db: Database, ids: number[]): Promise<Map<number, Uint8Array>> {
   const thumbs = new Map<number, Uint8Array>();
-  if (ids.length > 20_000) {
-    // Most of everyone's (a full run among look-alike portraits): one read of all, the rest dropped.
-    const wanted = new Set(ids);
-    const { rows } = (await db.execute(
-      sql`select candidate_id, thumb from photo_hashes where thumb is not null`,
-    )) as unknown as Rows<{ candidate_id: number; thumb: Uint8Array }>;
-    for (const row of rows) if (wanted.has(row.candidate_id)) thumbs.set(row.candidate_id, row.thumb);
-    return thumbs;
-  }
   for (let start = 0; start < ids.length; start += 5000) {
     const slice = ids.slice(start, start + 5000);
     const { rows } = (await db.execute(sql`
