@@ -87,6 +87,7 @@ export const AUDIT_ACTIONS = {
   'conversation.started': 'conversation',
   'conversation.answered': 'conversation',
   'conversation.replied': 'conversation',
+  'duplicate_pair.not_same_person': 'duplicate_pair',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -12,6 +12,7 @@ import { DOCUMENT_ENDPOINTS } from './documents.endpoints';
 import type { EndpointGroup } from './endpoint';
 import { HEALTH_ENDPOINTS } from './health.endpoints';
 import { IMPERSONATION_ENDPOINTS } from './impersonation.endpoints';
+import { INTEGRITY_ENDPOINTS } from './integrity.endpoints';
 import { LISTS } from './lists';
 import { META_ENDPOINTS } from './meta.endpoints';
 import { PAYMENT_ENDPOINTS } from './payments.endpoints';
@@ -55,6 +56,7 @@ export const ENDPOINTS: Readonly<Record<string, EndpointGroup>> = {
   dashboard: DASHBOARD_ENDPOINTS,
   auditTrail: AUDIT_TRAIL_ENDPOINTS,
   auditChain: AUDIT_CHAIN_ENDPOINTS,
+  integrity: INTEGRITY_ENDPOINTS,
 };
 
 /** Every list, whether or not an area's object names it yet. */

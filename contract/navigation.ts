@@ -1,6 +1,7 @@
 import type { Role } from './roles';
 import { SCHOOL_BROADCASTS_PAGE } from './broadcasts';
 import { STATECHARTS_PATH } from './statecharts';
+import { INTEGRITY_PAGE } from './integrity';
 
 /** A sidebar entry, spec section 2, word for word. */
 export interface SidebarEntry {
@@ -89,6 +90,8 @@ export const SUB_PAGES = [
   { path: '/messages', label: 'Messages with the board', roles: SCHOOL_ADMIN },
   { path: BOARD_STAFF_PAGE, label: 'Board staff', roles: ADMIN },
   { path: AUDIT_TRAIL_PAGE, label: 'Audit trail', roles: ADMIN },
+  // The integrity reports (issue 27), reached from Indexed Candidates.
+  { path: INTEGRITY_PAGE, label: 'Possible duplicates', roles: ADMIN },
 ] as const satisfies readonly SidebarEntry[];
 
 /** Printable pages, shown without the shell, one per ending of spec section 2. */

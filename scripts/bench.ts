@@ -33,10 +33,12 @@
  *     (scripts/bench-audit.ts; BENCH_AUDIT_ROWS sizes it).
  * 13. The audit log's hash chain: an audited write before and with it, at 1 and 10 clients, interleaved,
  *     on both databases, and `npm run audit:verify`'s walk over 100,000 entries (scripts/bench-audit-chain.ts).
+ * 14. The integrity reports' duplicate finder over 100,000 candidates, a full run and one new candidate's
+ *     check, on both databases (scripts/bench-integrity.ts).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
  * time, and every request goes to the loopback address.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -55,6 +57,7 @@ import { benchPdf } from './bench-pdf';
 import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchDashboard } from './bench-dashboard';
+import { benchIntegrity } from './bench-integrity';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
 import { benchVerify } from './bench-verify';
@@ -157,6 +160,7 @@ async function main() {
     'dashboard',
     'audit',
     'chain',
+    'integrity',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -173,6 +177,7 @@ async function main() {
   if (!ONLY || ONLY === 'dashboard') await benchDashboard({ port: await partPort(9) });
   if (!ONLY || ONLY === 'audit') await benchAudit({ port: await partPort(10) });
   if (!ONLY || ONLY === 'chain') await benchAuditChain();
+  if (!ONLY || ONLY === 'integrity') await benchIntegrity();
 }
 
 async function benchStart() {

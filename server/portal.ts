@@ -17,6 +17,7 @@ import { providerHealthRecorder } from './payments/health';
 import { createPaymentProvider, type PaymentProvider, type ProviderTransport } from './payments/provider';
 import { sandboxRoutes } from './payments/sandbox';
 import { someoneLacksPrintPhoto } from './candidates/printPhotos';
+import { someoneLacksPhotoPrint } from './integrity/photoPrints';
 
 export interface Portal {
   url: string;
@@ -120,6 +121,10 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     // processes starting at once queue one ('short' policy, one singletonKey).
     if (await someoneLacksPrintPhoto(database.db)) {
       await jobs.send('print-photos', {}, { singletonKey: 'print-photos' });
+    }
+    // The duplicate finder's prints of photos stored before it (server/integrity/photoPrints.ts), likewise.
+    if (await someoneLacksPhotoPrint(database.db)) {
+      await jobs.send('photo-hashes', {}, { singletonKey: 'photo-hashes' });
     }
 
     if (!config.paystack) {

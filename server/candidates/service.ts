@@ -10,6 +10,7 @@ import type { Database } from '../db/client';
 import { duplicateAs, isUniqueViolation } from '../db/errors';
 import { candidates, files } from '../db/schema';
 import type { WithStorage } from '../storage/storage';
+import { queueCheck } from '../integrity/finder';
 import type { CandidateForm } from './form';
 import { auditSnapshot, loadRecord, STORED_TEXT_FIELDS } from './records';
 import { PRINT_PHOTO_FIELD, putUploads, recordUploads, removeFiles } from './uploads';
@@ -79,6 +80,8 @@ export async function indexCandidate(
         })
         .returning({ id: candidates.id });
       await recordUploads(tx, row.id, userOf(actor), put);
+      // The duplicate finder checks them against everyone (the 'integrity-check' job, woken by the route).
+      await queueCheck(tx, row.id);
       const after = await loadRecord(tx, row.id);
       await audit(tx, actor, { action: 'candidate.indexed', entityId: row.id, after: auditSnapshot(after!) });
       return row.id;
@@ -133,6 +136,8 @@ export async function updateCandidate(
             replaced.push(...gone.map((file) => file.key));
           }
           await recordUploads(tx, id, userOf(actor), put);
+          // A new photo or name is checked again by the duplicate finder.
+          await queueCheck(tx, id);
         },
       }),
     );

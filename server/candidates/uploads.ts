@@ -4,6 +4,8 @@ import { files } from '../db/schema';
 import type { Logger } from '../log';
 import { newKey, type Storage } from '../storage/storage';
 import type { Upload } from '../storage/uploads';
+import { photoHashes } from '../db/schema';
+import { photoPrintOf, type PhotoPrint } from '../integrity/photoHash';
 import { printPhotoOf } from './printPhoto';
 
 /** Candidate uploads live under this folder of the storage, each under a server-made random name. */
@@ -22,6 +24,8 @@ export interface PutUpload {
   field: StoredField;
   key: string;
   upload: Upload;
+  /** The photo's print for the duplicate finder (server/integrity/photoHash.ts); null when unreadable. */
+  print?: PhotoPrint | null;
 }
 
 /** Removes stored files, never failing: what cannot be removed is logged (an orphan file, not an error). */
@@ -62,10 +66,12 @@ export async function putUploads(
   const stored: Partial<Record<StoredField, Upload>> = { ...uploads };
   const small = uploads.photo ? await printPhotoOrNull(log, uploads.photo) : null;
   if (small) stored[PRINT_PHOTO_FIELD] = small;
+  const print = uploads.photo ? await photoPrintOf(uploads.photo.bytes).catch(() => null) : undefined;
   const entries = (Object.entries(stored) as [StoredField, Upload][]).map(([field, upload]) => ({
     field,
     upload,
     key: newKey(CANDIDATE_FOLDER, upload.extension),
+    ...(field === 'photo' ? { print } : {}),
   }));
   const results = await Promise.allSettled(
     entries.map((entry) => storage.put(entry.key, entry.upload.bytes, entry.upload.contentType)),
@@ -97,5 +103,33 @@ export const uploadRows = (candidateId: number, ownerId: number, put: PutUpload[
 /** Records stored uploads as the candidate's, in the caller's transaction. */
 export async function recordUploads(tx: Database, candidateId: number, ownerId: number, put: PutUpload[]) {
   if (!put.length) return;
-  await tx.insert(files).values(uploadRows(candidateId, ownerId, put));
+  const recorded = await tx
+    .insert(files)
+    .values(uploadRows(candidateId, ownerId, put))
+    .returning({ id: files.id, key: files.key });
+  await recordPhotoPrints(tx, recorded, put, () => candidateId);
+}
+
+/** The finder's prints of photos just recorded (`files` rows by key), in the caller's transaction. */
+export async function recordPhotoPrints(
+  tx: Database,
+  recorded: { id: number; key: string }[],
+  put: PutUpload[],
+  candidateOf: (key: string) => number,
+) {
+  const idOf = new Map(recorded.map((row) => [row.key, row.id]));
+  const rows = put
+    .filter((entry) => entry.field === 'photo' && entry.print !== undefined && idOf.has(entry.key))
+    .map((entry) => ({
+      fileId: idOf.get(entry.key)!,
+      candidateId: candidateOf(entry.key),
+      hash: entry.print?.hash ?? null,
+      thumb: entry.print?.thumb ?? null,
+    }));
+  for (let start = 0; start < rows.length; start += 1000) {
+    await tx
+      .insert(photoHashes)
+      .values(rows.slice(start, start + 1000))
+      .onConflictDoNothing();
+  }
 }

@@ -9,14 +9,14 @@ import {
   type UploadField,
 } from '../../contract/candidates';
 import { boardYear } from '../boardDate';
-import { putUploads, uploadRows, type PutUpload } from '../candidates/uploads';
+import { putUploads, recordPhotoPrints, uploadRows, type PutUpload } from '../candidates/uploads';
 import type { Upload } from '../storage/uploads';
 import { candidates, files, registrations } from '../db/schema';
 import type { DemoAccounts, DemoSchoolCode } from './accounts';
 import { areaRandom, daysAfter, daysBefore, type DemoSeed } from './context';
 import type { DemoCourseHeader } from './courseHeaders';
 import type { DemoDiets } from './diets';
-import { makeDemoDocuments } from './documents';
+import { demoPhoto, makeDemoDocuments } from './documents';
 import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names';
 import type { Random } from './random';
 
@@ -134,7 +134,10 @@ function plan(
         ].map((subject) => [subject, rng.pick(GRADES.slice(0, 7))]),
       );
 
-      const uploads: Partial<Record<UploadField, Upload>> = { photo: rng.pick(documents.photos) };
+      // Each candidate's own photo is made below, from its own stream; this draw chose one of a few
+      // shared portraits once, and stays so that every other draw (and so the demo) is as it was.
+      rng.next();
+      const uploads: Partial<Record<UploadField, Upload>> = {};
       if (prior) uploads.olevel_certificate_upload = documents.certificates.olevel_certificate_upload;
       const required = requiredUploadOf(header.code);
       if (required === 'fn_image_upload' || required === 'nd_certificate_upload') {
@@ -188,6 +191,8 @@ export async function seedCandidates(
 ): Promise<DemoCandidate[]> {
   const { tx, now } = demo;
   const planned = plan(areaRandom('candidates'), now, accounts, headers, await makeDemoDocuments());
+  const faces = areaRandom('faces');
+  for (const p of planned) p.uploads.photo = await demoPhoto(faces);
 
   // Numbers from the board's one sequence, as indexing takes them, so the next indexing follows on.
   const { rows } = (await tx.execute(
@@ -217,9 +222,12 @@ export async function seedCandidates(
       )),
     );
   }
-  await tx
+  const recorded = await tx
     .insert(files)
-    .values(inserted.flatMap((candidate, i) => uploadRows(candidate.id, accounts.adminId, stored[i])));
+    .values(inserted.flatMap((candidate, i) => uploadRows(candidate.id, accounts.adminId, stored[i])))
+    .returning({ id: files.id, key: files.key, candidateId: files.candidateId });
+  const ownerOf = new Map(recorded.map((row) => [row.key, row.candidateId!]));
+  await recordPhotoPrints(tx, recorded, stored.flat(), (key) => ownerOf.get(key)!);
 
   // Registrations: the current diet's as planned, made over the weeks since its window opened (after
   // the check, so the dashboard's chart has a season's shape); the past diet's, everyone verified who

@@ -14,6 +14,7 @@ import type { DemoSeed } from './context';
 import { seedCourseHeaders } from './courseHeaders';
 import { seedDiets } from './diets';
 import { seedListed } from './listed';
+import { seedIntegrity } from './integrity';
 import { seedNotifications } from './notifications';
 import { seedPayments } from './payments';
 import { seedPrints } from './printed';
@@ -79,8 +80,10 @@ export async function seedDemo(
       await seedStaff(demo, accounts);
       await seedPrints(demo, accounts, candidates, diets);
       await seedBroadcasts(demo, accounts);
-      // Last: the audit trail's entries of the rows above, then an admin's session as a school admin
-      // (issue 27).
+      // Last: it renames two of this year's unchecked candidates, whom nothing before names (issue 27's
+      // integrity reports); then the audit trail's entries of the rows above, and an admin's session as a
+      // school admin (issue 27).
+      await seedIntegrity(demo, accounts, candidates);
       await seedHistory(demo, accounts);
       await seedImpersonation(demo, accounts);
       return candidates.length;

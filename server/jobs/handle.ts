@@ -17,7 +17,10 @@ export type JobName =
   | 'broadcast-mail'
   | 'conversation-mail'
   | 'staff-invitation'
-  | 'dashboard-summary';
+  | 'dashboard-summary'
+  | 'integrity-check'
+  | 'integrity-scan'
+  | 'photo-hashes';
 
 // The request's context (server/http/context.ts) holds the queue's handle; declared here, so that the
 // HTTP layer imports nothing of the jobs.

@@ -17,6 +17,8 @@ import { sendBroadcastMails } from '../broadcasts/outbox';
 import { mailConversationAnswers } from '../conversations/mail';
 import { mailWaitingInvitations } from '../staff/invitations';
 import { refreshSummary } from '../dashboard/summary';
+import { checkPending, scanAll } from '../integrity/finder';
+import { makeMissingPhotoPrints } from '../integrity/photoPrints';
 
 /**
  * Every kind of background job, in one place: its name (the pg-boss queue), what it runs, and when, if
@@ -171,6 +173,32 @@ export const JOBS = {
     expireInSeconds: 60,
     policy: 'short',
     run: ({ database, clock }) => refreshSummary(database.db, clock()),
+  },
+  /**
+   * The duplicate finder's check of the candidates just indexed or changed against everyone
+   * (server/integrity/finder.ts checkPending): woken by the indexing route, and every five minutes for
+   * any a stopped process left. 'short': one queued however many indexings wake it; rows are taken skip
+   * locked, so two processes check different candidates.
+   */
+  'integrity-check': {
+    cron: '*/5 * * * *',
+    expireInSeconds: 5 * 60,
+    policy: 'short',
+    run: ({ database }) => checkPending(database.db),
+  },
+  /** The duplicate finder over every candidate (scanAll): nightly, and when the board asks for it. */
+  'integrity-scan': {
+    cron: '20 3 * * *',
+    expireInSeconds: 10 * 60,
+    policy: 'short',
+    run: ({ database, log }) => scanAll(database.db, log),
+  },
+  /** The finder's prints of photos stored without one (server/integrity/photoPrints.ts): after a start that finds one, and nightly. */
+  'photo-hashes': {
+    cron: '50 2 * * *',
+    expireInSeconds: 15 * 60,
+    policy: 'short',
+    run: ({ database, storage, log }) => makeMissingPhotoPrints({ db: database.db, storage, log }),
   },
 } as const satisfies Record<JobName, JobDefinition<never>>;
 

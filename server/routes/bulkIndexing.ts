@@ -8,6 +8,7 @@ import { idOf } from '../http/params';
 import { ok } from '../http/respond';
 import { serve, type Route } from '../http/route';
 import { checkedForm } from '../http/validate';
+import { checkDuplicatesSoon } from '../integrity/wake';
 
 const batchId = (c: AppContext) => idOf(c, M.notFound);
 
@@ -57,6 +58,7 @@ export const bulkIndexingRoutes: Route[] = [
   serve(E.import, async (c) => {
     const id = batchId(c);
     const { report, indexed } = await importChunk(withStorage(c), actorOf(c), id, c.req.valid('json'));
+    if (indexed) await checkDuplicatesSoon(c);
     return ok(c, report, M.imported(indexed));
   }),
 

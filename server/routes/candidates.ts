@@ -14,6 +14,7 @@ import { loadRecord, loadRow } from '../candidates/records';
 import * as candidates from '../candidates/service';
 import { courseHeaders, trainingSchools } from '../db/schema';
 import { NotFound } from '../errors';
+import { checkDuplicatesSoon } from '../integrity/wake';
 import {
   actorOf,
   callerOf,
@@ -72,6 +73,7 @@ export const candidateRoutes: Route[] = [
       sent.kind === 'again'
         ? sent.id
         : await candidates.indexCandidate(withStorage(c), actorOf(c), sent.form, sent.submissionKey);
+    await checkDuplicatesSoon(c);
     return answerRecord(c, id, O.indexed);
   }),
 
@@ -81,6 +83,7 @@ export const candidateRoutes: Route[] = [
   serve(E.update, editForm, async (c) => {
     const id = candidateId(c);
     await candidates.updateCandidate(withStorage(c), actorOf(c), id, c.req.valid('form'));
+    await checkDuplicatesSoon(c);
     return answerRecord(c, id, O.updated);
   }),
 

@@ -12,6 +12,7 @@ import { documentFileRoutes } from './documentFiles';
 import { documentRoutes } from './documents';
 import { healthRoutes } from './health';
 import { impersonationRoutes } from './impersonation';
+import { integrityRoutes } from './integrity';
 import { metaRoutes } from './meta';
 import { messageBoardRoutes, notificationRoutes } from './notifications';
 import { conversationRoutes } from './conversations';
@@ -62,6 +63,7 @@ export const API_ROUTES: readonly Route[] = [
   ...staffRoutes,
   ...dashboardRoutes,
   ...auditChainRoutes,
+  ...integrityRoutes,
   // Every list of every area, each made from its definition in contract/lists.ts (server/lists/).
   ...listRoutes,
 ];

@@ -8,6 +8,7 @@ import {
   SIDEBAR,
   SUB_PAGES,
 } from '../../contract/navigation';
+import { INTEGRITY_PAGE } from '../../contract/integrity';
 import type { Role } from '../../contract/roles';
 import { prefetchFormChoices } from '../app/formOptions';
 import { AreaBeingBuilt } from './pages';
@@ -34,6 +35,7 @@ const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
 const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
 const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
 const AuditTrailPage = lazy(() => import('../pages/auditTrail/AuditTrailPage'));
+const IntegrityPage = lazy(() => import('../pages/integrity/IntegrityPage'));
 const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
 const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
 const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
@@ -99,6 +101,7 @@ const builtPages: Record<string, () => ReactNode> = {
   '/broadcasts': () => <SchoolBroadcastsPage />,
   [BOARD_STAFF_PAGE]: () => <StaffPage />,
   [AUDIT_TRAIL_PAGE]: () => <AuditTrailPage />,
+  [INTEGRITY_PAGE]: () => <IntegrityPage />,
 };
 
 const SHELL_PAGES: ShellPage[] = [...SIDEBAR, ...BROADCAST_LINKS, ...SUB_PAGES].map((entry) => ({

@@ -95,6 +95,8 @@ export const candidates = pgTable(
     index('candidates_course_header_idx').on(t.courseHeaderId, t.id),
     index('candidates_year_idx').on(t.year, t.id),
     index('candidates_verified_idx').on(t.verified, t.id),
+    // The integrity reports' same name and date of birth, across schools and years (server/integrity/).
+    index('candidates_birth_idx').on(t.date_of_birth),
     // Search words of 3 characters or more: anywhere in the names and the index number, by trigrams
     // (pg_trgm) for LIKE '%word%'. Shorter words: the start of the first or last name, by these two.
     index('candidates_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),

@@ -18,6 +18,7 @@ import { dashboardSummaries } from './dashboard';
 import { dietExtensions, diets, registrationReminders, registrations } from './diets';
 import { documentJobs, documentPrints, schoolDocumentChoices, serverSecrets } from './documents';
 import { files } from './files';
+import { duplicatePairs, integrityPending, integrityScans, photoHashes } from './integrity';
 import { examOffences, resits } from './listed';
 import { notifications, schoolNotices } from './notifications';
 import { fees, paymentIssues, paymentItems, payments, providerHealth, sandboxTransactions } from './payments';
@@ -50,6 +51,7 @@ export * from './dashboard';
 export * from './diets';
 export * from './documents';
 export * from './files';
+export * from './integrity';
 export * from './listed';
 export * from './notifications';
 export * from './payments';
@@ -109,4 +111,8 @@ export const schema = {
   serverSecrets,
   documentJobs,
   staffInvitations,
+  photoHashes,
+  integrityPending,
+  duplicatePairs,
+  integrityScans,
 };

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState, type ComponentProps } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { formatDateTime, formatPersonName } from '../../../contract/format';
 import type { CandidateRecord, CandidateRow } from '../../../contract/candidates';
+import { INTEGRITY_PAGE } from '../../../contract/integrity';
 import { CANDIDATES_LIST } from '../../../contract/lists';
 import { loadCandidate, updateVerification } from '../../api/candidateRows';
 import { LoadBoundary, useResource } from '../../app/resource';
@@ -172,7 +173,13 @@ export function IndexedPage() {
   });
   return (
     <section>
-      <Heading>Indexed Candidates</Heading>
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <Heading>Indexed Candidates</Heading>
+        {/* The integrity reports (issue 27) have their page here, not in the spec's sidebar. */}
+        <Link href={INTEGRITY_PAGE} className="text-brand-700 mb-4 underline-offset-2 hover:underline">
+          Possible duplicates
+        </Link>
+      </div>
       <CandidateList
         list={list}
         definition={CANDIDATES_LIST}
