@@ -48,5 +48,58 @@ describe('live state of the app actors', () => {
     expect(JSON.stringify(getLiveStates())).not.toContain('secret');
     unsubscribe();
     app.stop();
+    // Stopped with its children: none is left in the list.
+    expect(getLiveStates().actors.map((a) => a.actor)).not.toContain('kid');
+    expect(getLiveStates().actors.map((a) => a.actor)).not.toContain('parentMachine');
+  });
+});
+
+/** A page's own actor (a payment, a form): a root of its own, with unnamed children (a sheet's rows). */
+const row = setup({}).createMachine({ id: 'rowMachine', initial: 'clean', states: { clean: {} } });
+const pageMachine = setup({
+  types: { context: {} as { email: string }, events: {} as { type: 'pay' } | { type: 'finish' } },
+  actors: { row },
+}).createMachine({
+  id: 'pageMachine',
+  context: { email: 'someone@example.org' },
+  invoke: [
+    { id: 'row1', src: 'row' },
+    { id: 'row2', src: 'row' },
+  ],
+  initial: 'choosing',
+  states: {
+    choosing: { on: { pay: 'paying' } },
+    paying: { on: { finish: 'paid' } },
+    paid: { type: 'final' },
+  },
+});
+
+describe('live state of a page’s own actors', () => {
+  const pageEntries = () => getLiveStates().actors.filter((a) => a.machine === 'pageMachine');
+
+  it('lists a page actor while it runs, follows it, and drops it when the page stops it', () => {
+    const payment = createActor(pageMachine, { inspect: inspectAppActors }).start();
+    expect(pageEntries()).toEqual([expect.objectContaining({ actor: 'pageMachine', value: 'choosing' })]);
+    // Its unnamed children (a sheet's rows) are not listed: the list stays the user's few actors.
+    expect(getLiveStates().actors.some((a) => a.machine === 'rowMachine')).toBe(false);
+    payment.send({ type: 'pay' });
+    expect(pageEntries()[0].value).toBe('paying');
+    expect(JSON.stringify(getLiveStates())).not.toContain('someone@example.org');
+
+    payment.stop();
+    expect(pageEntries()).toEqual([]);
+  });
+
+  it('keeps two actors of one machine apart, and drops one that finishes', () => {
+    const first = createActor(pageMachine, { inspect: inspectAppActors }).start();
+    const second = createActor(pageMachine, { inspect: inspectAppActors }).start();
+    second.send({ type: 'pay' });
+    expect(pageEntries().map((a) => a.value)).toEqual(['choosing', 'paying']);
+    expect(new Set(pageEntries().map((a) => a.id)).size).toBe(2);
+
+    second.send({ type: 'finish' });
+    expect(pageEntries().map((a) => a.value)).toEqual(['choosing']);
+    first.stop();
+    expect(pageEntries()).toEqual([]);
   });
 });

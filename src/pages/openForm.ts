@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useLiveActorRef } from '../app/useLiveActorRef';
 import { formDialogMachine } from '../../machines/formDialog.machine';
 
 type FormMachine = ReturnType<typeof formDialogMachine.provide>;
@@ -8,7 +9,7 @@ type FormMachine = ReturnType<typeof formDialogMachine.provide>;
  * machine started open, so its success closes it, which the page shows as done.
  */
 export function useOpenForm(machine: FormMachine, successMessage: string) {
-  const form = useActorRef(machine, {
+  const form = useLiveActorRef(machine, {
     input: { successMessage },
     snapshot: machine.resolveState({
       value: { open: 'editing' },

@@ -1,4 +1,5 @@
 import { useActorRef } from '@xstate/react';
+import { useLiveActorRef } from '../app/useLiveActorRef';
 import { useState } from 'react';
 import { fromPromise, type AnyActorLogic, type PromiseActorLogic } from 'xstate';
 import { filterNames, listParams, viewFromParams, type ListDefinition } from '../../contract/lists';
@@ -106,7 +107,7 @@ export type SaveForm = (values: FormValues) => Promise<{ message?: string }>;
  * toast with `successMessage` (or the server's words). The one way a page refreshes after a dialog saves.
  */
 export function useSavingDialog(save: SaveForm, successMessage: string, afterwards: () => void) {
-  const dialog = useActorRef(
+  const dialog = useLiveActorRef(
     formDialogMachine.provide({
       actors: {
         submit: fromPromise(async ({ input }: { input: FormValues }) => {

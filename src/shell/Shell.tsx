@@ -7,7 +7,7 @@ import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
 import { HOME_PATH } from '../../contract/navigation';
 import { useRole } from '../app/actors';
 import { NotFound } from '../pages/NotFound';
-import { ImpersonationDialog, LogoutDialog, MessageBoardDialog } from './dialogs';
+import { ImpersonationDialog, LiveStateDialog, LogoutDialog, MessageBoardDialog } from './dialogs';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { Header } from './Header';
 import { NotForYourRole } from './pages';
@@ -19,6 +19,8 @@ export default function Shell() {
   const [location] = useLocation();
   const role = useRole();
   const [menuOpen, setMenuOpen] = useState(false);
+  // A view with nothing to run (no steps, no I/O): plain React state, as the sidebar's, not a machine.
+  const [liveStateOpen, setLiveStateOpen] = useState(false);
   if (!role) return null;
   if (location === '/') return <Redirect to={HOME_PATH} replace />;
 
@@ -49,6 +51,17 @@ export default function Shell() {
       <main className="p-4 sm:p-6">
         <Suspense fallback={<p className="text-slate-500">Loading…</p>}>{content}</Suspense>
       </main>
+      {/* Not in the profile dropdown or the sidebar: their items are the spec's. */}
+      <footer className="px-4 pb-4 sm:px-6 print:hidden">
+        <button
+          type="button"
+          className="text-sm text-slate-600 underline underline-offset-2 hover:text-slate-900"
+          onClick={() => setLiveStateOpen(true)}
+        >
+          Live state (for support)
+        </button>
+      </footer>
+      <LiveStateDialog open={liveStateOpen} onClose={() => setLiveStateOpen(false)} />
       <LogoutDialog />
       {role === 'admin' ? <ImpersonationDialog /> : <MessageBoardDialog />}
       {/* Toasts are announced: react-toastify gives each one role="alert". */}

@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent } from 'react';
+import { lazy, Suspense, useState, type ChangeEvent } from 'react';
 import { GENDERS } from '../../contract/constants';
 import { MESSAGE_LIMITS } from '../../contract/notifications';
 import { isPortalFileUrl, PLACEHOLDER_PHOTO, type User } from '../../contract/user';
@@ -257,6 +257,29 @@ export function ImpersonationDialog() {
           </Button>
         </div>
       </form>
+    </Modal>
+  );
+}
+
+/** The live state list and its Copy, from /statecharts's chunk: loaded when the dialog first opens. */
+const LiveStateList = lazy(() => import('../statecharts/LiveStateList'));
+
+/**
+ * "Live state (for support)", at the foot of every signed-in page: the user's own actors as they are now
+ * (the app's and the open page's: a payment, a form), to copy into a message to the board without
+ * leaving the page.
+ */
+export function LiveStateDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal open={open} onClose={onClose} title="Live state (for support)">
+      <Suspense fallback={<p className="text-sm text-slate-600">Loading…</p>}>
+        <LiveStateList onLeave={onClose} />
+      </Suspense>
+      <div className="mt-6 flex justify-end">
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </div>
     </Modal>
   );
 }

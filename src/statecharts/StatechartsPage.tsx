@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { StateValue } from 'xstate';
 import { Link } from 'wouter';
 import { BOARD_NAME } from '../../contract/documents';
@@ -6,14 +6,14 @@ import { HOME_PATH } from '../../contract/navigation';
 import type { ChartCoverage, ChartData, ChartTransition } from '../../contract/statecharts';
 import { useSession } from '../app/actors';
 import { getLiveStates, subscribeLiveStates, type LiveActor } from '../app/liveStates';
-import { Button } from '../ui/controls';
+import LiveStateList, { stateOf } from './LiveStateList';
 
 /**
  * /statecharts, public (it holds no data): every machine of the portal as `npm run charts` laid it out
  * from the machine itself (docs/statecharts/<name>.json), its parts listed in words, and what the
  * model-based path tests cover (docs/statecharts/coverage/<name>.json, written by those tests). A signed-in
- * user also sees the live state of their own app actors, from XState's inspection (src/app/liveStates.ts),
- * and can copy it for a support request. Its own chunk: the charts' data is loaded with this page only.
+ * user also sees the live state of their own actors, from XState's inspection (LiveStateList.tsx, also
+ * in the shell's "Live state" dialog), each outlined on its chart, and can copy it for a support request. Its own chunk: the charts' data is loaded with this page only.
  */
 
 const charts = Object.values(
@@ -57,7 +57,7 @@ export default function StatechartsPage() {
         that runs it, so the drawing cannot differ from what the portal does. Arrows are numbered; each number
         leads to its transition in words below, with whether the automated path tests take it.
       </p>
-      {signedIn && <LiveStatePanel actors={live.actors} at={live.at} />}
+      {signedIn && <LiveStatePanel />}
       <nav aria-label="Machines" className="mt-4">
         <ul className="flex flex-wrap gap-x-4 gap-y-1">
           {charts.map((chart) => (
@@ -96,58 +96,13 @@ function pathsOf(value: StateValue, prefix = ''): string[] {
   ]);
 }
 
-/** `signedIn.idle`, or for a parallel machine `account: admin; activity: active`. */
-function stateOf(value: StateValue): string {
-  if (typeof value === 'string') return value;
-  const entries = Object.entries(value).filter(
-    (entry): entry is [string, StateValue] => entry[1] !== undefined,
-  );
-  if (entries.length === 1) return `${entries[0][0]}.${stateOf(entries[0][1])}`;
-  return entries.map(([key, child]) => `${key}: ${stateOf(child)}`).join('; ');
-}
-
-/** What is copied for a support request: machine names and state values, nothing else. */
-function supportText(actors: readonly LiveActor[], at: number): string {
-  const lines = actors.map(
-    (actor) => `${actor.actor} (${actor.machine}): ${stateOf(actor.value)} [${actor.status}]`,
-  );
-  return [`Portal state at ${new Date(at).toISOString()}`, ...lines].join('\n');
-}
-
-function LiveStatePanel({ actors, at }: { actors: readonly LiveActor[]; at: number }) {
-  const [copied, setCopied] = useState<string | null>(null);
-  const copy = () => {
-    navigator.clipboard.writeText(supportText(actors, at)).then(
-      () => setCopied('Copied. Paste it into your message to the board.'),
-      () => setCopied('Your browser did not allow copying; select the list and copy it instead.'),
-    );
-  };
+function LiveStatePanel() {
   return (
     <section aria-labelledby="live-state" className="mt-6 rounded-lg border border-slate-300 bg-white p-4">
       <h2 id="live-state" className="text-lg font-semibold">
         Your portal, live
       </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        The state each of your portal's own machines is in now. Nothing personal is shown or copied.
-      </p>
-      <ul className="mt-2 space-y-1 text-sm" aria-live="polite">
-        {actors.map((actor) => (
-          <li key={actor.actor} data-actor={actor.actor} className="break-words">
-            <a className="text-brand-700 underline" href={`#${actor.machine}`}>
-              {actor.actor}
-            </a>
-            : <span className="font-mono">{stateOf(actor.value)}</span>
-          </li>
-        ))}
-      </ul>
-      <div className="mt-3 flex flex-wrap items-center gap-3">
-        <Button variant="secondary" onClick={copy}>
-          Copy
-        </Button>
-        <span role="status" className="text-sm text-slate-700">
-          {copied}
-        </span>
-      </div>
+      <LiveStateList onPage />
     </section>
   );
 }
@@ -179,7 +134,7 @@ function Machine({
         {chart.transitions.length} transitions.
       </p>
       {live.map((actor) => (
-        <p key={actor.actor} className="mt-1 text-sm font-semibold text-emerald-800">
+        <p key={actor.id} className="mt-1 text-sm font-semibold text-emerald-800">
           Your {actor.actor} is now in <span className="font-mono">{stateOf(actor.value)}</span>.
         </p>
       ))}

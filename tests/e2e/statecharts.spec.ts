@@ -95,3 +95,68 @@ test('a signed-in user sees the live state change when the idle timer fires, and
   // State values only: no token, no address.
   expect(copied).not.toMatch(/admin@example\.org|token|eyJ/i);
 });
+
+test('a school admin with a payment open copies its live state from the foot of the page, by keyboard', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, 'school1@example.org');
+  await page.setViewportSize({ width: 390, height: 800 });
+  // To the Payments page and into a payment, by keyboard (at 390 px the sidebar is behind the menu button).
+  await page.getByRole('button', { name: 'Open the menu' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payments' }).focus();
+  await page.keyboard.press('Enter');
+  const pay = page.getByRole('button', { name: 'Pay Registration fee' });
+  await pay.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('group', { name: /Your unpaid candidates/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Live state (for support)' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Live state (for support)' });
+  const payment = dialog.locator('li[data-actor="payment"]');
+  await expect(payment).toHaveText('payment: choosing');
+  await expect(dialog.locator('li[data-actor="session"]')).toContainText('signedIn');
+  await expect(payment.getByRole('link', { name: 'payment' })).toHaveAttribute(
+    'href',
+    statechartHref('payment'),
+  );
+  // Focus stays in the dialog: Tab walks its links and buttons only, and reaches Copy.
+  const copy = dialog.getByRole('button', { name: 'Copy' });
+  for (let i = 0; i < 20 && !(await copy.evaluate((el) => el === document.activeElement)); i += 1) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('status')).toHaveText(/Copied/);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('payment (payment): choosing [active]');
+  expect(copied).toContain('session (session): signedIn');
+  // State values only: no token, no address.
+  expect(copied).not.toMatch(/school1@example\.org|@|token|eyJ/i);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // Escape closes it; the payment is still open behind it.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('group', { name: /Your unpaid candidates/ })).toBeVisible();
+
+  // Leaving the payment's page stops its actor: it leaves the live list.
+  await page.getByRole('button', { name: 'Open the menu' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Print Documents' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Live state (for support)' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.locator('li[data-actor="session"]')).toBeVisible();
+  await expect(dialog.locator('li[data-actor="payment"]')).toHaveCount(0);
+
+  // Each actor leads to its machine's chart; the dialog closes on the way.
+  await dialog.getByRole('link', { name: 'idle', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/statecharts#idle$/);
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('section[id="idle"]')).toBeInViewport();
+});

@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useLiveActorRef } from '../../app/useLiveActorRef';
 import { useMemo, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import {
   CANDIDATE_CATEGORIES,
@@ -150,7 +151,7 @@ export function CandidateForm({
     }),
     [options, record],
   );
-  const form = useActorRef(
+  const form = useLiveActorRef(
     candidateFormMachine.provide({ actors: { validate: validateCandidate(rules), submitCandidate } }),
     {
       input: { submissionKey: newKey(), candidateId: record?.id ?? null },

@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useLiveActorRef } from '../../app/useLiveActorRef';
 import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import {
@@ -100,7 +101,7 @@ type Outcome = (typeof OUTCOMES)[number];
 
 function PayFee({ fee, provider }: { fee: PayableFee; provider: PaymentProviderInfo }) {
   const [, navigate] = useLocation();
-  const payment = useActorRef(
+  const payment = useLiveActorRef(
     paymentMachine.provide({
       actors: {
         quotePayment,

@@ -1,4 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { useLiveActorRef } from '../../app/useLiveActorRef';
 import { Link } from 'wouter';
 import { auditTrailPathFor, BOARD_STAFF_PAGE } from '../../../contract/navigation';
 import {
@@ -44,7 +45,7 @@ function useSchoolsPage() {
   // After a dialog's success the list shows the rows as the server now has them.
   const schoolForm = useListDialog(list, saveSchool, SCHOOL_MESSAGES.updated);
   const adminForm = useListDialog(list, saveSchoolAdmin, SCHOOL_ADMIN_MESSAGES.created);
-  const resetForm = useActorRef(formDialogMachine.provide({ actors: { submit: sendResetCode } }), {
+  const resetForm = useLiveActorRef(formDialogMachine.provide({ actors: { submit: sendResetCode } }), {
     input: { successMessage: SCHOOL_ADMIN_MESSAGES.resetSent },
   });
   useNotify(resetForm);

@@ -1,4 +1,5 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import { useLiveActorRef } from '../../app/useLiveActorRef';
 import { fromPromise } from 'xstate';
 import { Suspense, useDeferredValue } from 'react';
 import { Link, useSearch } from 'wouter';
@@ -98,7 +99,7 @@ function MarksFromPaper({
   reasonRequired: boolean;
   onImported: () => void;
 }) {
-  const marks = useActorRef(
+  const marks = useLiveActorRef(
     marksImportMachine.provide({
       actors: {
         checkMarks: fromPromise(({ input }) => importMarks(sheetId, grid, input, true)),

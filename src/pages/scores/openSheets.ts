@@ -3,6 +3,7 @@ import type { Grid } from '../../../contract/scores';
 import { markRowMachine } from '../../../machines/markRow.machine';
 import { scoreSheetMachine } from '../../../machines/scoreSheet.machine';
 import { loadGrid, lockSheet, saveRow, submitGrid, unlockSheet } from '../../api/scores';
+import { inspectAppActors } from '../../app/liveStates';
 
 /**
  * The score sheets open in this tab: one actor per user, sheet and grid, kept outside the page, so a
@@ -37,7 +38,8 @@ export function openSheet(userId: number, sheetId: number, grid: Grid): SheetAct
     open.set(key, kept);
     return kept;
   }
-  const actor = createActor(logic, { input: { sheetId, grid } });
+  // In the user's live state while it is kept (liveStates.ts): its rows are not listed, only the sheet.
+  const actor = createActor(logic, { input: { sheetId, grid }, inspect: inspectAppActors });
   actor.start();
   open.set(key, actor);
   for (const [other, ref] of open) {
