@@ -25,7 +25,7 @@ const CHECKS = 20;
 const AIM_MS = 60_000;
 
 /** A look-alike portrait's greys at 16×16, drawn as the demo's portraits are (server/demo/documents.ts). */
-export function portraitGreys(rng: Random): number[] {
+function portraitGreys(rng: Random): number[] {
   const r = rng.next;
   const cx = 45 + (r() - 0.5) * 20;
   const cy = 44 + (r() - 0.5) * 16;

@@ -50,7 +50,7 @@ function addPair(
  * copied side by side so that the comparisons (10⁸-10⁹ at 100,000 look-alike portraits) run over
  * contiguous memory, a pair kept in the first band the two share. Flat: [i0, j0, i1, j1, ...].
  */
-export function closeHashPairs(his: Int32Array, los: Int32Array): Int32Array {
+function closeHashPairs(his: Int32Array, los: Int32Array): Int32Array {
   const n = his.length;
   const bands = Array.from({ length: HASH_BANDS }, (_, band) => {
     const values = new Uint16Array(n);
