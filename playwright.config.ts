@@ -51,6 +51,8 @@ export default defineConfig({
       PORT: String(E2E_PORT),
       DATA_DIR: E2E_DATA_DIR,
       QUIET: '1',
+      // As behind one load balancer: each sign-in of the suite says its own address (tests/e2e/support.ts).
+      TRUST_PROXY: '1',
     },
   },
 });

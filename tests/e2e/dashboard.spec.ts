@@ -10,6 +10,7 @@ import { signIn } from './support';
 test("the board's dashboard: numbers that open their lists, charts with their tables, at 390 px", async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await signIn(page, 'admin@example.org');
   await expect(page).toHaveURL(/\/overview$/);
@@ -39,7 +40,23 @@ test("the board's dashboard: numbers that open their lists, charts with their ta
   await registered.click();
   await expect(page).toHaveURL(/\/candidate\/candidate-registered\?diet=[A-Z0-9-]+&reg_status=registered$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Registered Candidates' })).toBeVisible();
-  await expect(page.getByText(new RegExp(`of ${count.toLocaleString('en')}\\b`)).first()).toBeVisible();
+  const listed = page.getByText(/^1–\d+ of [\d,]+$/).first();
+  await expect(listed).toBeVisible();
+  const total = Number(/of ([\d,]+)$/.exec((await listed.textContent())!)![1].replace(/,/g, ''));
+  // The Dashboard's numbers are counted each minute (server/dashboard/summary.ts): a registration made
+  // by an earlier test in the last minute reaches it at the next count, and then the two agree.
+  if (count !== total) {
+    await page.goto('/overview');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return Number((await registered.getByTestId('stat-value').textContent())!.replace(/,/g, ''));
+        },
+        { timeout: 100_000, intervals: [5_000] },
+      )
+      .toBe(total);
+  }
 
   // The money and the marking open their lists filtered too: payments paid this week, sheets in a state.
   await page.goto('/overview');
