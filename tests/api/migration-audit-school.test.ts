@@ -1,12 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, openDatabase, type DatabaseHandle } from '../../server/db/client';
-import { createPostgresDatabase } from './portal';
+import type { DatabaseHandle } from '../../server/db/client';
+import { openMigrationDatabase, type MigrationDatabase } from './migrations';
 
 /**
  * The migration that files audit entries under a school (0021_audit_trail) on a log written before it:
@@ -15,45 +10,14 @@ import { createPostgresDatabase } from './portal';
  * about a diet nobody's; an entity id that is not a number is left alone, not a failed cast.
  */
 
-const TAG = '0021_audit_trail';
-
+let database: MigrationDatabase;
 let handle: DatabaseHandle;
-let dropPostgres: (() => Promise<void>) | null = null;
-const folders: string[] = [];
-
-function migrationsUpTo(count: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  folders.push(dir);
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
-  journal.entries = journal.entries.slice(0, count);
-  fs.mkdirSync(path.join(dir, 'meta'));
-  fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const entry of journal.entries) {
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
-  }
-  return dir;
-}
-
-const migrateWith = (folder: string) =>
-  handle.driver === 'postgres'
-    ? migratePg(handle.db as never, { migrationsFolder: folder })
-    : migratePglite(handle.db as never, { migrationsFolder: folder });
-
-const rows = async <T>(query: ReturnType<typeof sql>) =>
-  ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T>(query: Parameters<MigrationDatabase['rows']>[0]) => database.rows<T>(query);
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL);
-    dropPostgres = created.drop;
-    handle = await openDatabase({ driver: 'postgres', url: created.url });
-  } else {
-    handle = await openDatabase({ driver: 'pglite-memory' });
-  }
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
-  const before = journal.entries.findIndex((entry: { tag: string }) => entry.tag === TAG);
-  expect(before).toBeGreaterThan(0);
-  await migrateWith(migrationsUpTo(before));
+  database = await openMigrationDatabase();
+  handle = database.handle;
+  await database.migrateBefore('0021_audit_trail');
   await handle.db.execute(
     sql`insert into training_schools (code, name, state) values ('MG-A', 'School A', 'Lagos'), ('MG-B', 'School B', 'Oyo')`,
   );
@@ -80,13 +44,11 @@ beforeAll(async () => {
   await handle.db.execute(
     entry('candidate.updated', 'candidate', 'not-a-number', 'board@example.org', 'text'),
   );
-  await migrateWith(MIGRATIONS_DIR);
+  await database.migrateAll();
 });
 
 afterAll(async () => {
-  await handle?.close();
-  await dropPostgres?.();
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+  await database?.close();
 });
 
 it('files each entry written before under the school it is about', async () => {

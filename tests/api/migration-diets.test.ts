@@ -1,15 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/secrets';
-import { MIGRATIONS_DIR, openDatabase, type DatabaseHandle } from '../../server/db/client';
+import type { DatabaseHandle } from '../../server/db/client';
+import { openMigrationDatabase, type MigrationDatabase } from './migrations';
 import { seedAccounts } from '../../server/demo/accounts';
 import { seedCourseHeaders } from '../../server/demo/courseHeaders';
-import { createPostgresDatabase } from './portal';
 
 /**
  * The migration to diets (0006) on a database holding what the portal held before it: free-text resit
@@ -18,43 +13,14 @@ import { createPostgresDatabase } from './portal';
  * the registrations become a diet's.
  */
 
-const BEFORE_DIETS = 6; // 0000 to 0005
-
+let database: MigrationDatabase;
 let handle: DatabaseHandle;
-let dropPostgres: (() => Promise<void>) | null = null;
-const folders: string[] = [];
-
-/** The migrations folder as it was before diets: the first `count` migrations of the journal. */
-function migrationsUpTo(count: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  folders.push(dir);
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
-  journal.entries = journal.entries.slice(0, count);
-  fs.mkdirSync(path.join(dir, 'meta'));
-  fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const entry of journal.entries) {
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
-  }
-  return dir;
-}
-
-const migrateWith = (folder: string) =>
-  handle.driver === 'postgres'
-    ? migratePg(handle.db as never, { migrationsFolder: folder })
-    : migratePglite(handle.db as never, { migrationsFolder: folder });
-
-const rows = async <T>(query: ReturnType<typeof sql>) =>
-  ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T>(query: Parameters<MigrationDatabase['rows']>[0]) => database.rows<T>(query);
 
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL);
-    dropPostgres = created.drop;
-    handle = await openDatabase({ driver: 'postgres', url: created.url });
-  } else {
-    handle = await openDatabase({ driver: 'pglite-memory' });
-  }
-  await migrateWith(migrationsUpTo(BEFORE_DIETS));
+  database = await openMigrationDatabase();
+  handle = database.handle;
+  await database.migrateBefore('0006_diets');
   // The accounts as the seed writes them today: its insert names every column the schema has now, so
   // the columns later migrations add (0019: invitations) stand in for it and go again after.
   await handle.db.execute(
@@ -85,13 +51,11 @@ beforeAll(async () => {
     insert into exam_offences (candidate_id, exam, offence, sanction, sanction_from, created_by)
     values (${ids[2].id}, 'NOVEMBER 2026', 'Impersonation', 'Barred', '2026-11-01', ${accounts.adminId})`);
 
-  await migrateWith(MIGRATIONS_DIR);
+  await database.migrateAll();
 });
 
 afterAll(async () => {
-  await handle?.close();
-  await dropPostgres?.();
-  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  await database?.close();
 });
 
 describe('the migration to diets', () => {
