@@ -74,6 +74,13 @@ test('an admin filters the audit trail by an impersonator and sees their actions
   await page.reload();
   await expect(entries.filter({ hasText: 'User: profile updated' })).toHaveCount(1);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The chain's head is shown to print, and the log is verified in words, from the keyboard.
+  const verify = page.getByRole('button', { name: 'Verify the log' });
+  await verify.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/^The log is whole: [\d,]+ entr/)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });
 
 test("a candidate's record shows its history from the audit trail", async ({ page }) => {
