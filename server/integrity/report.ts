@@ -13,21 +13,8 @@ import { PRINT_PHOTO_FIELD } from '../candidates/uploads';
 
 type Rows<T> = { rows: T[] };
 
-interface SideRow {
-  id: number;
-  candidate_index: string;
-  first_name: string;
-  middle_name: string | null;
-  last_name: string;
-  date_of_birth: string;
-  gender: string;
-  year: number;
-  school_code: string;
-  school_name: string;
-  course_header: string;
-  photo: string | null;
-  offender: boolean;
-}
+/** A side as the query reads it: the school's code and name in columns of their own. */
+type SideRow = Omit<DuplicateSide, 'school'> & { school_code: string; school_name: string };
 
 /** The sides of some candidates, by id: identity, school, year, photo and whether they are an offender. */
 async function sidesOf(db: Database, ids: number[]): Promise<Map<number, DuplicateSide>> {
