@@ -482,7 +482,10 @@ export interface Running {
 }
 
 export async function startServer(env: Record<string, string>, port: number): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+  // BENCH_PORTAL_NODE_ARGS: Node's own options for the portal's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // to profile what a part measures (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts/start.mjs')], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', QUIET: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -21,7 +21,8 @@ import { newKey } from '../server/storage/storage';
  * has its own QR code (as the pipeline makes one) and a real print photo from the storage
  * (200 distinct ones, made from camera-sized portraits as uploads are), so the PDF embeds a photo a card
  * as it would for real candidates. What this leaves out is the database's reading of the rows, which
- * the builders' own figures give. BENCH_PDF_COUNTS (default 1000,5000,20000) sizes it.
+ * the builders' own figures give. BENCH_PDF_COUNTS (default 1000,5000,20000) sizes it;
+ * BENCH_PDF_KINDS (default photocards,list) chooses what is drawn.
  */
 
 const COUNTS = (process.env.BENCH_PDF_COUNTS ?? '1000,5000,20000').split(',').map(Number);
@@ -177,7 +178,7 @@ export async function benchPdf(): Promise<Figure[]> {
   try {
     await makePhotos(dir);
     const figures: Figure[] = [];
-    for (const kind of ['photocards', 'list'] as const) {
+    for (const kind of (process.env.BENCH_PDF_KINDS ?? 'photocards,list').split(',') as Figure['kind'][]) {
       for (const count of COUNTS) {
         const figure = await runChild(kind, count, dir);
         figures.push(figure);

@@ -72,13 +72,22 @@ const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 /** Workers waiting, warm, for a print. */
 export const warmPdfWorkers = () => idle.length;
 
+/** The warm-up's drawing while it runs (warmPdfWorker): a print asked meanwhile waits for its worker. */
+let warming: Promise<void> | null = null;
+
 async function takeWorker(): Promise<Worker> {
+  // Waiting for the warm-up to end costs less than loading and warming a second worker beside it.
+  if (!idle.length && warming) await warming;
   const warm = idle.pop();
   if (warm) {
     clearTimeout(warm.timer);
     warm.worker.ref();
     return warm.worker;
   }
+  return newWorker();
+}
+
+async function newWorker(): Promise<Worker> {
   const worker = new Worker(await workerFile());
   // A worker that ends while it waits (it never should) is no longer offered.
   worker.once('exit', () => {
@@ -115,56 +124,101 @@ export async function printPdf(
   if (drawing >= WORKERS) return { ...(await drawPdf(printing, target)), inWorker: false };
   drawing++;
   try {
-    return { ...(await inWorker(printing, target)), inWorker: true };
+    return { ...(await inWorker(await takeWorker(), printing, target)), inWorker: true };
   } finally {
     drawing--;
   }
 }
 
 /**
- * Starts a worker and has it draw a one-page print no one sees, so that the first print a user asks
- * for after a start does not also pay for loading pdfkit and the fonts, and running their code the
- * first time, in the worker (docs/performance.md: a 5,000-row list took 3.3 s first, 1.5 s after).
- * `npm start` calls it once the portal answers (server/main.ts); a failure only means the first print
- * warms it.
+ * Starts a worker and has it draw a few pages no one sees, so that the first print a user asks for after
+ * a start does not also pay for loading pdfkit and the fonts, and for running their code cold: a
+ * one-row warm-up left a 5,000-row list's first print 0.8 s slower than the next (docs/performance.md).
+ * `npm start` calls it once the portal answers (server/main.ts); a print asked meanwhile waits for this
+ * worker (takeWorker). A failure only means the first print warms a worker itself.
  */
-export async function warmPdfWorker(storage: PdfTarget['storage']): Promise<void> {
+export function warmPdfWorker(storage: PdfTarget['storage']): Promise<void> {
+  if (warming) return warming;
   const out = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const run = (async () => {
+    drawing++;
+    try {
+      await inWorker(await newWorker(), warmUpPrint(), { storage, out });
+    } finally {
+      drawing--;
+      warming = null;
+    }
+  })();
+  warming = run.catch(() => {});
+  return run;
+}
+
+/** Names in the scripts a list prints (tone marks, subdots, hooked letters) for the warm-up's rows. */
+const WARM_UP_NAMES = [
+  'ADÉBÁYỌ̀',
+  'Ọ̀jọ́',
+  'Ngọzị',
+  'Ụchẹ',
+  'ƁELLO',
+  'Ɗanjuma',
+  'Ƙasimu',
+  'OKONKWO',
+  'Chiamaka',
+  'Ƴusuf',
+  'Fatima',
+  'ṢỌ́LÁ',
+];
+const WARM_UP_ROWS = 200;
+
+/** Five pages of a list as a board prints one, with the same kinds of cells; never stored or shown. */
+function warmUpPrint(): Printing {
   const rows = async function* () {
-    yield [['1', 'WARM/UP/000001', 'ADÉBÁYỌ̀ Ọ̀jọ́', 'Female']];
+    yield Array.from({ length: WARM_UP_ROWS }, (_, i) => [
+      String(i + 1),
+      `WARM/UP/${String(i + 1).padStart(6, '0')}`,
+      `${WARM_UP_NAMES[i % WARM_UP_NAMES.length]} ${WARM_UP_NAMES[(i * 5 + 3) % WARM_UP_NAMES.length]}`,
+      i % 2 ? 'Male' : 'Female',
+      `${String((i % 28) + 1).padStart(2, '0')}/0${(i % 9) + 1}/200${i % 10}`,
+      'A1 General Nursing',
+      i % 3 ? 'Verified' : 'Not verified',
+    ]);
   };
-  await printPdf(
-    {
-      id: 0,
-      count: 1,
-      head: {
-        ending: 'candidate-list',
-        title: 'Warm-up',
-        board: BOARD_NAME,
-        heading: [{ label: 'Diet', value: 'Warm-up' }],
-        printedAt: new Date().toISOString(),
-        printedBy: 'The portal',
-        verification: verificationOf('WARM-UP0-0000', 'http://localhost'),
-      },
-      blocks: [
-        {
-          kind: 'table',
-          columns: [{ label: 'S/N' }, { label: 'Index number' }, { label: 'Name' }, { label: 'Sex' }],
-          count: 1,
-          rows: rows(),
-        },
-      ],
-      finish: async () => {},
+  return {
+    id: 0,
+    count: WARM_UP_ROWS,
+    head: {
+      ending: 'candidate-list',
+      title: 'Warm-up',
+      board: BOARD_NAME,
+      heading: [{ label: 'Diet', value: 'Warm-up' }],
+      printedAt: new Date().toISOString(),
+      printedBy: 'The portal',
+      verification: verificationOf('WARM-UP0-0000', 'http://localhost'),
     },
-    { storage, out },
-  );
+    blocks: [
+      {
+        kind: 'table',
+        columns: [
+          { label: 'S/N', width: 0.5, align: 'right' },
+          { label: 'Index number', width: 1.6 },
+          { label: 'Name', width: 2.2 },
+          { label: 'Sex', width: 0.7 },
+          { label: 'Date of birth', width: 1 },
+          { label: 'Course header', width: 1.6 },
+          { label: 'Status', width: 1.3 },
+        ],
+        count: WARM_UP_ROWS,
+        rows: rows(),
+      },
+    ],
+    finish: async () => {},
+  };
 }
 
 /** Bytes of their own (a pooled Buffer's view would carry its whole pool), to hand over without copying. */
 const own = (bytes: Uint8Array) => new Uint8Array(bytes);
 
-async function inWorker(printing: Printing, { storage, out, progress }: PdfTarget) {
-  const worker = await takeWorker();
+async function inWorker(worker: Worker, printing: Printing, { storage, out, progress }: PdfTarget) {
   const batches = printing.blocks.map((block) =>
     block.kind === 'table'
       ? block.rows[Symbol.asyncIterator]()

@@ -71,8 +71,12 @@ const mixed = (rows: number, cards: number) =>
   ]);
 
 describe('a PDF drawn in a worker thread', () => {
-  it('is warmed at the start: a worker waits, having drawn a page, and the next print is drawn by it', async () => {
-    await warmPdfWorker(storage);
+  it('is warmed at the start: a print asked meanwhile waits for that worker, and the next is drawn by it too', async () => {
+    const warming = warmPdfWorker(storage);
+    // Asked while the warm-up draws: drawn by the warming worker once it is free, not by a second one.
+    const first = await drawToBytes(mixed(5, 1), storage, printPdf);
+    await warming;
+    expect(first.inWorker).toBe(true);
     expect(warmPdfWorkers()).toBe(1);
     const { inWorker } = await drawToBytes(mixed(5, 1), storage, printPdf);
     expect(inWorker).toBe(true);
