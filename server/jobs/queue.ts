@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { describeError } from '../log';
@@ -55,6 +56,33 @@ function pgliteExecutor(pglite: PGlite) {
   };
 }
 
+/** The advisory lock two processes take in turn to set up the queues (any fixed number would do). */
+const SET_UP_LOCK = "hashtext('portal.jobs.set-up')";
+
+/**
+ * On PostgreSQL, holds a session advisory lock on a connection of its own until the answer is called:
+ * pg-boss creates each queue's table as a partition of its job table, and two processes doing it at
+ * once on a fresh database deadlock (PostgreSQL then ends one of them, and its portal does not start).
+ * One process sets up while the other waits, then finds the queues there. PGlite has one process.
+ */
+async function setUpAlone(connection: JobsConnection): Promise<() => Promise<void>> {
+  if (connection.driver !== 'postgres') return async () => {};
+  const client = new pg.Client({ connectionString: connection.url, application_name: 'portal-jobs-set-up' });
+  await client.connect();
+  try {
+    await client.query(`select pg_advisory_lock(${SET_UP_LOCK})`);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  // Ending the session releases its lock too, even if the unlock fails.
+  return () =>
+    client.query(`select pg_advisory_unlock(${SET_UP_LOCK})`).then(
+      () => client.end(),
+      () => client.end(),
+    );
+}
+
 export async function startJobs(
   connection: JobsConnection,
   context: JobContext,
@@ -76,21 +104,30 @@ export async function startJobs(
   boss.on('error', (error) => log.error('jobs.error', describeError(error)));
   await boss.start();
 
+  const jobs = Object.entries(JOBS) as [JobName, JobDefinition<unknown>][];
+  const release = await setUpAlone(connection);
+  try {
+    for (const [name, job] of jobs) {
+      const settings = {
+        name,
+        policy: job.policy ?? 'standard',
+        retryLimit: RETRY_LIMIT,
+        retryDelay: RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        expireInSeconds: job.expireInSeconds ?? SHORT_JOB_SECONDS,
+      };
+      // createQueue leaves a queue that exists as it is: a database made by an earlier version gets
+      // today's settings too (each new job takes its expiry and retries from its queue when it is sent).
+      // updateQueue sets every option, the policy included: one left out goes back to pg-boss's default.
+      await boss.createQueue(name, settings);
+      await boss.updateQueue(name, settings);
+    }
+  } finally {
+    await release();
+  }
+
   const workers = new Map<JobName, string>();
-  for (const [name, job] of Object.entries(JOBS) as [JobName, JobDefinition<unknown>][]) {
-    const settings = {
-      name,
-      policy: job.policy ?? 'standard',
-      retryLimit: RETRY_LIMIT,
-      retryDelay: RETRY_DELAY_SECONDS,
-      retryBackoff: true,
-      expireInSeconds: job.expireInSeconds ?? SHORT_JOB_SECONDS,
-    };
-    // createQueue leaves a queue that exists as it is: a database made by an earlier version gets
-    // today's settings too (each new job takes its expiry and retries from its queue when it is sent).
-    // updateQueue sets every option, the policy included: one left out goes back to pg-boss's default.
-    await boss.createQueue(name, settings);
-    await boss.updateQueue(name, settings);
+  for (const [name, job] of jobs) {
     // A worker takes up to `batchSize` jobs a fetch and runs them at once; between fetches it waits the
     // polling interval unless woken (a job this process just queued wakes it: `send` below).
     const worker = await boss.work(

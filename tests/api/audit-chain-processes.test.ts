@@ -82,15 +82,15 @@ describe.skipIf(!process.env.DATABASE_URL)('two portal processes on one PostgreS
     await seedSignIns(handle.db);
 
     const env = { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url };
-    // One after the other: two portals starting at once on a fresh database deadlock in pg-boss's
-    // queue creation (noted for the lead; not the chain's concern).
-    const portals: { url: string; dataDir: string }[] = [];
-    for (const n of [0, 1]) {
-      const dataDir = tempDir(`portal-chain-${n}-`);
-      const portal = spawnPortal({ ...env, DATA_DIR: dataDir });
-      processes.push(portal);
-      portals.push({ url: await portal.listening(), dataDir });
-    }
+    // Started at once, as a deployment of two starts them (the job queue's set-up takes turns).
+    const portals = await Promise.all(
+      [0, 1].map(async (n) => {
+        const dataDir = tempDir(`portal-chain-${n}-`);
+        const portal = spawnPortal({ ...env, DATA_DIR: dataDir });
+        processes.push(portal);
+        return { url: await portal.listening(), dataDir };
+      }),
+    );
     // Two users a process, each a stream of profile saves, five at a time: every save is a
     // transaction that locks the user's row, then the chain's head, and writes one entry.
     const streams = [
