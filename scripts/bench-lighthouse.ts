@@ -232,7 +232,14 @@ async function audit(url: string, port: number): Promise<Run | string> {
   const failed = (['accessibility', 'best-practices'] as const).flatMap((category) =>
     (lhr.categories[category]?.auditRefs ?? [])
       .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
-      .map((ref) => `${category}: ${lhr.audits[ref.id].title}`),
+      .map((ref) => {
+        // What the console said or the Issues panel held: the first item of the audit's table.
+        const items = (lhr.audits[ref.id].details as { items?: Record<string, unknown>[] } | undefined)
+          ?.items;
+        const first = items?.[0];
+        const said = first ? String(first.description ?? first.issueType ?? first.source ?? '') : '';
+        return `${category}: ${lhr.audits[ref.id].title}${said ? ` (${items!.length}; first: ${said.slice(0, 200)})` : ''}`;
+      }),
   );
   const final = new URL(lhr.finalDisplayedUrl);
   return {
@@ -280,6 +287,7 @@ function topSavings(runs: Run[]) {
         bytes: median(found.map((f) => f?.bytes ?? 0)),
       };
     })
+    .filter((t) => t.ms > 0 || t.bytes > 0)
     .sort((a, b) => b.ms - a.ms || b.bytes - a.bytes)
     .slice(0, 3);
 }
@@ -297,7 +305,7 @@ function report(pages: Page[], results: Map<Page, Run[]>, failures: Map<Page, st
         Object.keys(METRICS) as Metric[]
       )
         .map((m) => metricCell(runs, m))
-        .join(' | ')} | ${runs.length}${failed ? ` (${failed} failed)` : ''} |`,
+        .join(' | ')} | ${runs.length}${failed ? ` (and ${failed} failed)` : ''} |`,
     );
   }
   console.log(
@@ -312,7 +320,7 @@ function report(pages: Page[], results: Map<Page, Run[]>, failures: Map<Page, st
       console.log(
         `    ${t.title}: ${t.ms ? `${Math.round(t.ms)} ms` : ''}${t.ms && t.bytes ? ', ' : ''}${t.bytes ? kb(t.bytes) : ''}`,
       );
-    for (const failure of failures.get(page)!) console.log(`    a run failed: ${failure}`);
+    for (const failure of failures.get(page)!) console.log(`    an attempt failed: ${failure}`);
     for (const failed of new Set(runs.flatMap((r) => r.failed))) console.log(`    did not pass: ${failed}`);
     for (const landed of new Set(runs.map((r) => r.landed)))
       if (landed !== page.path) console.log(`    LANDED ON ${landed}, not ${page.path}`);
@@ -454,7 +462,13 @@ export async function benchLighthouse({
         const base = page.portal === 'anchor' ? anchor.url : ours.url;
         await setSession(browser, base, page.as ? sessions[page.as] : null);
         const started = performance.now();
-        const run = await audit(base + page.path, browser.port);
+        let run = await audit(base + page.path, browser.port);
+        // Lighthouse's own failures (NO_NAVSTART on a loaded machine) get one more try, reported as such.
+        if (typeof run === 'string') {
+          console.log(`  round ${round}, ${page.label}: ${run}; once more`);
+          failures.get(page)!.push(run);
+          run = await audit(base + page.path, browser.port);
+        }
         console.log(
           `  round ${round}, ${page.label}: ${
             typeof run === 'string' ? run : `performance ${run.scores.performance}`

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 /** Which way is better: a time or a size goes down, a score or a throughput goes up. */
 export type Better = 'lower' | 'higher';
 
-export interface Figure {
+interface Figure {
   value: number;
   /** 'ms', 'bytes', 'score', 'ratio', … as the part prints it. */
   unit: string;
@@ -44,11 +44,11 @@ export interface Regression {
 }
 
 /** A figure moving more than this fraction the wrong way is reported. */
-export const REGRESSION_THRESHOLD = 0.2;
+const REGRESSION_THRESHOLD = 0.2;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The committed figures, relative to the project's root. */
-export const FIGURES_FILE = 'docs/bench/figures.json';
+const FIGURES_FILE = 'docs/bench/figures.json';
 
 const recorded: Figures = {};
 
