@@ -47,6 +47,7 @@ import { HOME_PATH, LOGIN_PATH, sidebarFor, VERIFY_PATH } from '../contract/navi
 import type { Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'demo-password';
@@ -660,6 +661,14 @@ function printReport(visits: Visit[], distDir: string) {
     return `${kind}, ${files.length} file${files.length === 1 ? '' : 's'}: ${kb(wire)} KB over the wire (with headers), ${kb(gzip)} KB gzipped on disk`;
   });
   console.log(`\n/login cold: ${sides.join('; ')}.`);
+  // No anchor runs in this part yet: the bytes are steady, the time is absolute (it moves with the load).
+  recordFigure(
+    'firstload.login_cold.bytes',
+    login.requests.reduce((sum, r) => sum + r.bytes, 0),
+    'bytes',
+    'lower',
+  );
+  if (login.ms !== null) recordFigure('firstload.login_cold.usable', Math.round(login.ms), 'ms', 'lower');
 
   console.log(
     '\nRequests per visit (kind, KB over the wire, encoding; sent → finished, seconds after the visit began):',

@@ -35,10 +35,16 @@
  *     on both databases, and `npm run audit:verify`'s walk over 100,000 entries (scripts/bench-audit-chain.ts).
  * 14. The integrity reports' duplicate finder over 100,000 candidates, a full run and one new candidate's
  *     check, on both databases (scripts/bench-integrity.ts).
+ * 15. Lighthouse, mobile preset: /login beside the one-form React login of ../shared/anchors/lean-login,
+ *     interleaved, the Dashboard of each role, a school's Registered list and a printable candidate list:
+ *     scores, FCP, LCP, TBT, CLS, bytes and the top opportunities (scripts/bench-lighthouse.ts;
+ *     BENCH_LIGHTHOUSE_RUNS rounds, default 3).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
- * time, and every request goes to the loopback address.
+ * time, and every request goes to the loopback address. The parts that record figures (scripts/benchRecord.ts)
+ * have them compared, at the end, with the last committed docs/bench/figures.json: a figure that moved more
+ * than 20 % the wrong way is printed in a loud REGRESSION block, and the file is rewritten merged by key.
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -58,9 +64,11 @@ import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
 import { benchDashboard } from './bench-dashboard';
 import { benchIntegrity } from './bench-integrity';
+import { benchLighthouse } from './bench-lighthouse';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
 import { benchVerify } from './bench-verify';
+import { recordFigure, saveRecordedFigures } from './benchRecord';
 import { freePort, portFromEnv } from './ports';
 
 /** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
@@ -161,6 +169,7 @@ async function main() {
     'audit',
     'chain',
     'integrity',
+    'lighthouse',
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
@@ -178,6 +187,8 @@ async function main() {
   if (!ONLY || ONLY === 'audit') await benchAudit({ port: await partPort(10) });
   if (!ONLY || ONLY === 'chain') await benchAuditChain();
   if (!ONLY || ONLY === 'integrity') await benchIntegrity();
+  if (!ONLY || ONLY === 'lighthouse')
+    await benchLighthouse({ port: await partPort(11), anchorPort: await partPort(12) });
 }
 
 async function benchStart() {
@@ -200,6 +211,9 @@ async function benchStart() {
   console.log(
     `| gzipped JS that /login loads first | ${kb(total)} (${js.first.map((f) => f.name).join(', ')}) |`,
   );
+  // No anchor runs beside the start: its time is absolute (it moves with the load); the bytes do not.
+  recordFigure('start.ready_median', Math.round(median(times)), 'ms', 'lower');
+  recordFigure('start.login_first_js_gzip', total, 'bytes', 'lower');
   const form = candidateFormChunk(js);
   console.log(
     `| gzipped chunk of the candidate form (CandidateFormPage.tsx) | ${
@@ -220,7 +234,10 @@ async function benchStart() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  // What the parts that ran recorded, even when a later part failed.
+  .finally(() => saveRecordedFigures())
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

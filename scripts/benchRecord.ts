@@ -1,0 +1,167 @@
+/**
+ * The bench's figures, kept machine-readable so the next run can see a regression (issue 28, item 7).
+ *
+ * A bench part records a named figure beside its printed table (`recordFigure`), with the direction
+ * that is better and its unit. At the end of `npm run bench`, scripts/bench.ts calls `saveRecordedFigures`:
+ * it compares each recorded figure against the last committed run (docs/bench/figures.json as git's HEAD
+ * has it; the file on disk when git has none), prints a loud REGRESSION block for each figure that moved
+ * more than 20 % the wrong way, and writes the file merged by key, so running one part updates only its
+ * own figures. It prints and never fails the process: benchmarks do not fail on their figures.
+ *
+ * Absolute times move with the machine's load, so a part records a ratio to its anchor where one runs
+ * beside it in the same run (ours / the anchor: the raw SQL, the one-form React login), and absolute
+ * figures only where the machine does not move them (bytes, scores of a11y and best practices) or no
+ * anchor exists (docs/decisions.md, "Bench figures and the regression check").
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Which way is better: a time or a size goes down, a score or a throughput goes up. */
+export type Better = 'lower' | 'higher';
+
+interface Figure {
+  value: number;
+  /** 'ms', 'bytes', 'score', 'ratio', … as the part prints it. */
+  unit: string;
+  better: Better;
+  /** When it was measured (ISO 8601) and the machine's 1-minute load average then. */
+  measuredAt: string;
+  load: number;
+}
+
+export type Figures = Record<string, Figure>;
+
+export interface Regression {
+  key: string;
+  was: number;
+  now: number;
+  unit: string;
+  /** How far it moved the wrong way, as a fraction of the earlier value (0.23 for 23 %). */
+  worse: number;
+}
+
+/** A figure moving more than this fraction the wrong way is reported. */
+const REGRESSION_THRESHOLD = 0.2;
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The committed figures, relative to the project's root. */
+const FIGURES_FILE = 'docs/bench/figures.json';
+
+const recorded: Figures = {};
+
+/** Records one figure of this run (a later record under the same key replaces it). */
+export function recordFigure(key: string, value: number, unit: string, better: Better): void {
+  if (!Number.isFinite(value)) return;
+  recorded[key] = {
+    value,
+    unit,
+    better,
+    measuredAt: new Date().toISOString(),
+    load: Number(os.loadavg()[0].toFixed(2)),
+  };
+}
+
+/**
+ * How far `now` moved the wrong way from `was`, as a fraction of `was` (0 when it moved the right way
+ * or not at all; null when `was` is not above zero, so no fraction can be taken).
+ */
+export function wrongWay(was: number, now: number, better: Better): number | null {
+  if (!(was > 0)) return null;
+  const change = (now - was) / was;
+  return Math.max(0, better === 'lower' ? change : -change);
+}
+
+/** The figures of `current` that moved more than `threshold` the wrong way against `previous`. */
+export function regressions(
+  previous: Figures,
+  current: Figures,
+  threshold = REGRESSION_THRESHOLD,
+): Regression[] {
+  const found: Regression[] = [];
+  for (const [key, figure] of Object.entries(current)) {
+    const before = previous[key];
+    // A figure whose direction or unit changed is a new figure, not a regression.
+    if (!before || before.better !== figure.better || before.unit !== figure.unit) continue;
+    const worse = wrongWay(before.value, figure.value, figure.better);
+    if (worse !== null && worse > threshold)
+      found.push({ key, was: before.value, now: figure.value, unit: figure.unit, worse });
+  }
+  return found;
+}
+
+export function regressionMessage(r: Regression): string {
+  return `REGRESSION: ${r.key} moved ${Math.round(r.worse * 100)} % the wrong way (was ${r.was} ${r.unit}, now ${r.now} ${r.unit})`;
+}
+
+function parse(text: string | null): Figures {
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Figures;
+  } catch {
+    return {};
+  }
+}
+
+/** The last committed run: the file as HEAD has it, else as it is on disk. */
+function committedFigures(file: string): Figures {
+  try {
+    return parse(
+      execFileSync('git', ['show', `HEAD:${FIGURES_FILE}`], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    );
+  } catch {
+    return parse(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null);
+  }
+}
+
+/**
+ * Compares this run's recorded figures with the last committed run, prints the regressions loudly, and
+ * writes the file merged by key (the figures this run did not measure stay as they were). Returns the
+ * regressions.
+ */
+export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regression[] {
+  const keys = Object.keys(recorded);
+  if (!keys.length) return [];
+  const found = regressions(committedFigures(file), recorded);
+  if (found.length) {
+    const rule = '!'.repeat(100);
+    console.log(`\n${rule}`);
+    for (const r of found) console.log(regressionMessage(r));
+    console.log(
+      `(against the last committed ${FIGURES_FILE}; more than ${REGRESSION_THRESHOLD * 100} % the wrong way)`,
+    );
+    console.log(rule);
+  } else {
+    console.log(`\nNo recorded figure moved more than ${REGRESSION_THRESHOLD * 100} % the wrong way.`);
+  }
+  const merged = { ...parse(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null), ...recorded };
+  const sorted = Object.fromEntries(
+    Object.keys(merged)
+      .sort()
+      .map((key) => [key, merged[key]]),
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+  console.log(
+    `${keys.length} figure${keys.length === 1 ? '' : 's'} written to ${path.relative(root, file)}.`,
+  );
+  return found;
+}
+
+/** A figure's key from its parts: each lowercased, anything but letters and digits one underscore. */
+export const figureKey = (...parts: string[]) =>
+  parts
+    .map((part) =>
+      part
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_|_$/g, '')
+        .slice(0, 60),
+    )
+    .join('.');
