@@ -24,16 +24,16 @@ import type { Logger } from '../log';
  *
  * What is kept is the token's id, the SHA-256 of its secret and the owner: the secret itself never.
  */
-export const CALLERS_CHANNEL = 'portal_callers';
+const CALLERS_CHANNEL = 'portal_callers';
 
 /** However quiet the channel, a kept caller is asked about again after this. */
-export const KEEP_MS = 30_000;
+const KEEP_MS = 30_000;
 /** Tokens kept at most (the oldest are forgotten first); a board's staff and schools fit many times. */
 const MAX_KEPT = 20_000;
 /** A broken listening connection is made again after this. */
 const RELISTEN_MS = 2_000;
 
-export interface KeptOwner {
+interface KeptOwner {
   tokenId: number;
   userId: number;
   impersonatorId: number | null;
