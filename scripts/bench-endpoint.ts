@@ -222,6 +222,11 @@ async function main() {
   }
 }
 
+// Not awaited at the top level: main imports bench-candidates, which imports this module, whose
+// evaluation must finish first.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? '')) {
-  await main();
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }
