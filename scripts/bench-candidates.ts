@@ -44,6 +44,7 @@ import { FIRST_NAMES, LAST_NAMES } from '../server/demo/names';
 import { random, type Random } from '../server/demo/random';
 import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/demo';
 import { figureKey, recordFigure } from './benchRecord';
+import { endpointVsSql, listCases, printPairs } from './bench-endpoint';
 
 const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -699,6 +700,16 @@ async function measureRound(
         figures: await measure(server.url, tokens[query.as], query.path),
         raw: null,
       });
+    }
+    // Issue 28: the list page beside its own statements through pg, interleaved (scripts/bench-endpoint.ts).
+    if (target.driver === 'postgres') {
+      const raw = await rawSql(target);
+      const { rows } = await raw.query(`select training_school_id from users where email = $1`, [
+        SCHOOL_ADMIN,
+      ]);
+      await raw.close();
+      const cases = listCases(tokens, Number(rows[0].training_school_id));
+      printPairs(await endpointVsSql(server.url, target.url, cases, { samples: SAMPLES }));
     }
   } finally {
     await server.stop();

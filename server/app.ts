@@ -1,10 +1,9 @@
 import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compress } from 'hono/compress';
-import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './http/context';
 import { cachePolicy } from './http/cache';
+import { compressAnswers, jsonAnswer } from './http/compress';
 import { authorise, loggedPath, provide, requestLog } from './http/middleware';
 import { DomainError } from './errors';
 import { describeError, type Logger } from './log';
@@ -25,18 +24,6 @@ export const MULTIPART_BODY_LIMIT = 24 * 1024 * 1024;
 
 /** Smaller answers gain less from compression than its header and the work cost. */
 const COMPRESS_ABOVE = 1024;
-
-/**
- * Content-Length on JSON answers (Hono leaves it to the socket), so compression can leave the small
- * ones as they are: hono/compress judges size by that header.
- */
-const jsonLength = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
-  const type = c.res.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/json') || c.res.headers.has('content-length')) return;
-  const size = (await c.res.clone().arrayBuffer()).byteLength;
-  c.res.headers.set('content-length', String(size));
-});
 
 /** The API routes (server/routes/index.ts), each behind the access matrix read from the same list. */
 function apiRoutes() {
@@ -87,13 +74,13 @@ export const SERVER_FAILURE = 'Something went wrong on our side. Please try agai
 export const answerError =
   (log: Logger): ErrorHandler<AppEnv> =>
   (error, c) => {
-    if (error instanceof DomainError) return c.json(error.body(), error.status);
+    if (error instanceof DomainError) return jsonAnswer(c, error.body(), error.status);
     log.error('request.failed', {
       id: c.get('requestId'),
       path: loggedPath(c.req.path),
       ...describeError(error),
     });
-    return c.json({ success: false, message: SERVER_FAILURE }, 500);
+    return jsonAnswer(c, { success: false, message: SERVER_FAILURE }, 500);
   };
 
 /** Paystack's inline script, its checkout frame, the styles the script injects, and its API. */
@@ -135,7 +122,7 @@ export function createApp(deps: Deps) {
   // JSON and any text made per request, gzipped above 1 KB for the slow links school admins are on.
   // Skipped by the middleware itself: images and PDFs (stored files are compressed formats already),
   // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).
-  app.use('*', compress({ threshold: COMPRESS_ABOVE }), jsonLength);
+  app.use('*', compressAnswers(COMPRESS_ABOVE));
   const strict = secureHeaders(securityHeaders(null));
   // With Paystack's keys the SPA's pages may load Paystack's script and frame its checkout; the API,
   // the stored files and the sandbox keep the strict policy (docs/decisions.md "Payments").

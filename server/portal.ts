@@ -18,6 +18,7 @@ import { createPaymentProvider, type PaymentProvider, type ProviderTransport } f
 import { sandboxRoutes } from './payments/sandbox';
 import { someoneLacksPrintPhoto } from './candidates/printPhotos';
 import { someoneLacksPhotoPrint } from './integrity/photoPrints';
+import { watchCallers } from './auth/callerCache';
 
 export interface Portal {
   url: string;
@@ -58,6 +59,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
   let server: ServerType | null = null;
   let jobs: Jobs | null = null;
   let closeStorage = () => {};
+  let unwatchCallers = async () => {};
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
@@ -67,6 +69,12 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
   try {
     await database.migrate();
     await ensureReferenceData(database.db);
+    // Who each token belongs to, kept in memory while this process hears of every change to it.
+    unwatchCallers = await watchCallers(
+      database,
+      target.driver === 'postgres' ? { driver: 'postgres', url: target.url } : { driver: 'pglite' },
+      log,
+    );
     // Object storage when S3_BUCKET is set (checked now, so a wrong bucket or key stops the start);
     // local disk under DATA_DIR otherwise. Made before the seed, which stores the demo's files.
     let storage: Storage;
@@ -166,6 +174,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
           await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
           mailer.close();
           closeStorage();
+          await unwatchCallers();
           await database.close();
         })();
         return closing;
@@ -175,6 +184,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     await jobs?.stop();
     (server as ServerType | null)?.close();
     closeStorage();
+    await unwatchCallers();
     await database.close();
     throw error;
   }

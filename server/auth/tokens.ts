@@ -5,6 +5,7 @@ import { accessTokens, users } from '../db/schema';
 import type { Caller } from '../http/context';
 import { MAX_ID } from '../http/params';
 import { randomSecret, sameHash, sha256 } from '../secrets';
+import { callerCacheOf, forgetCallers } from './callerCache';
 
 /**
  * Opaque, revocable tokens in the Sanctum style: the client gets `id|secret` once; we keep only the
@@ -48,6 +49,18 @@ async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | 
   if (!match) return null;
   const id = Number(match[1]);
   if (id > MAX_ID) return null; // No token has it; PostgreSQL would refuse it as out of range.
+  const hash = sha256(match[2]);
+  const cache = callerCacheOf(db);
+  const kept = cache?.get(id);
+  if (kept) {
+    if (!sameHash(kept.hash, hash)) return null;
+    if (Date.now() - kept.lastUsedAt > LAST_USE_STEP_MS) {
+      kept.lastUsedAt = Date.now();
+      await touch(db, id);
+    }
+    return kept.owner;
+  }
+  const generation = cache?.generation ?? 0;
   const [row] = await db
     .select({
       id: accessTokens.id,
@@ -55,6 +68,7 @@ async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | 
       tokenHash: accessTokens.tokenHash,
       impersonatorId: accessTokens.impersonatorId,
       lastUsedAt: accessTokens.lastUsedAt,
+      expiresAt: accessTokens.expiresAt,
       role: users.role,
       trainingSchoolId: users.trainingSchoolId,
     })
@@ -68,22 +82,37 @@ async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | 
         eq(users.active, true),
       ),
     );
-  if (!row || !sameHash(row.tokenHash, sha256(match[2]))) return null;
+  if (!row || !sameHash(row.tokenHash, hash)) return null;
   // Last use is kept to the minute: one write a minute per token, not one per request.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    await db
-      .update(accessTokens)
-      .set({ lastUsedAt: sql`now()` })
-      .where(eq(accessTokens.id, id));
+  let lastUsedAt = row.lastUsedAt?.getTime() ?? 0;
+  if (Date.now() - lastUsedAt > LAST_USE_STEP_MS) {
+    lastUsedAt = Date.now();
+    await touch(db, id);
   }
-  return {
+  const owner: TokenOwner = {
     tokenId: row.id,
     userId: row.userId,
     impersonatorId: row.impersonatorId,
     role: row.role,
     trainingSchoolId: row.trainingSchoolId,
   };
+  cache?.keep(generation, id, {
+    hash: row.tokenHash,
+    owner,
+    expiresAt: row.expiresAt.getTime(),
+    lastUsedAt,
+  });
+  return owner;
 }
+
+/** A token's last use is written to the minute. */
+const LAST_USE_STEP_MS = 60_000;
+
+const touch = (db: Database, id: number) =>
+  db
+    .update(accessTokens)
+    .set({ lastUsedAt: sql`now()` })
+    .where(eq(accessTokens.id, id));
 
 /** The caller a bearer token belongs to (the request's `caller`), or null for no token or one not live. */
 export async function callerOfToken(db: Database, bearer: string): Promise<Caller | null> {
@@ -100,6 +129,7 @@ export async function callerOfToken(db: Database, bearer: string): Promise<Calle
 }
 
 export async function revokeToken(db: Database, tokenId: number): Promise<void> {
+  forgetCallers();
   await db
     .update(accessTokens)
     .set({ revokedAt: sql`now()` })

@@ -6,6 +6,7 @@ import { startImpersonation, switchBack } from '../impersonation/service';
 import { updateProfile } from '../profile/service';
 import type { DemoAccounts } from './accounts';
 import type { DemoSeed } from './context';
+import { forgetCallers } from '../auth/callerCache';
 
 /** The phone number SHT-IB's admin had on file before the board corrected it while signed in as them. */
 const OLD_PHONE = '+234 803 000 0200';
@@ -70,5 +71,6 @@ export async function seedImpersonation(
     { token: started.switchBack },
   );
   if (back.token) await revokeToken(tx, Number(back.token.split('|')[0]));
+  forgetCallers();
   await tx.update(accessTokens).set({ revokedAt: new Date() }).where(eq(accessTokens.id, admin.tokenId));
 }

@@ -1,5 +1,6 @@
 import { UNAUTHENTICATED_MESSAGE } from '../../contract/envelope';
 import type { AppContext } from './context';
+import { jsonAnswer } from './compress';
 
 /** The 404 of an address that serves nothing (or nothing this caller may see). */
 export const NOTHING_HERE = 'There is nothing at this address.';
@@ -10,9 +11,13 @@ export const NOTHING_HERE = 'There is nothing at this address.';
  * that runs before any route (the access matrix, the body limit).
  */
 export const ok = <T>(c: AppContext, data?: T, message?: string) =>
-  c.json({ success: true, ...(message ? { message } : {}), ...(data === undefined ? {} : { data }) }, 200);
+  jsonAnswer(
+    c,
+    { success: true, ...(message ? { message } : {}), ...(data === undefined ? {} : { data }) },
+    200,
+  );
 
 export const refuse = (c: AppContext, status: 403 | 404 | 413, message: string) =>
-  c.json({ success: false, message }, status);
+  jsonAnswer(c, { success: false, message }, status);
 
-export const unauthenticated = (c: AppContext) => c.json({ message: UNAUTHENTICATED_MESSAGE }, 401);
+export const unauthenticated = (c: AppContext) => jsonAnswer(c, { message: UNAUTHENTICATED_MESSAGE }, 401);

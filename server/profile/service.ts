@@ -13,6 +13,7 @@ import { Invalid, Refused, Unauthenticated } from '../errors';
 import { newKey, type WithStorage } from '../storage/storage';
 import { fileUrl, IMAGE_TYPES, keyOfUrl, type Upload, type UploadRule } from '../storage/uploads';
 import { normaliseEmail } from '../users';
+import { forgetCallers } from '../auth/callerCache';
 
 /** The signed-in user's own profile and password (spec sections 2 and 7). */
 
@@ -159,6 +160,7 @@ export async function changePassword(
       .where(eq(users.id, userId));
     // Whoever else holds a session of this account (perhaps the one who learnt the old password)
     // is signed out; this session goes on.
+    forgetCallers();
     const revoked = await tx
       .update(accessTokens)
       .set({ revokedAt: sql`now()` })

@@ -7,6 +7,7 @@ import type { Database } from '../db/client';
 import { accessTokens, passwordResets } from '../db/schema';
 import type { AppContext } from '../http/context';
 import type { Mail, Mailer } from '../mail/mailer';
+import { forgetCallers } from '../auth/callerCache';
 
 /**
  * Signs an account out everywhere: its live tokens are revoked, any sign-in it has begun is voided and
@@ -15,6 +16,7 @@ import type { Mail, Mailer } from '../mail/mailer';
  * revoked tokens' ids.
  */
 export async function signOutEverywhere(db: Database, userId: number): Promise<number[]> {
+  forgetCallers();
   const revoked = await db
     .update(accessTokens)
     .set({ revokedAt: sql`now()` })

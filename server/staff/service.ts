@@ -24,6 +24,7 @@ import { Invalid, NotFound, Refused } from '../errors';
 import { signOutEverywhere } from '../schools/accounts';
 import { hashPassword, randomSecret } from '../secrets';
 import { normaliseEmail } from '../users';
+import { forgetCallers } from '../auth/callerCache';
 
 type InviteInput = Awaited<ReturnType<typeof inviteStaffValidator.validate>>;
 type SuspensionInput = Awaited<ReturnType<typeof staffSuspensionValidator.validate>>;
@@ -221,6 +222,7 @@ export async function setSuspended(tx: Database, actor: Actor, id: number, { sus
   }
   const revoked = await signOutEverywhere(tx, id);
   // The impersonations they hold end too: those tokens are the school admin's, held by this admin.
+  forgetCallers();
   const impersonations = await tx
     .update(accessTokens)
     .set({ revokedAt: sql`now()` })

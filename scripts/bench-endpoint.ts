@@ -1,0 +1,232 @@
+/**
+ * Issue 28 item 4: what an endpoint costs beside its own SQL. The candidate list page (the board's
+ * Indexed Candidates, no filter, page 1, and a school admin's Registered list) requested over HTTP with
+ * a signed-in user's token, interleaved in one loop with the same statements sent raw through pg
+ * (node-postgres) from this process: the window of rows, then the planner's estimate and the capped
+ * count exactly when the portal would run them (server/http/paging.ts readPage). Each pair runs in
+ * turn (the order alternates), so the machine's load falls on both alike. The figure is the ratio of
+ * the medians, raw SQL latency over HTTP latency: 1.0 means the endpoint costs nothing beyond its SQL.
+ *
+ * Called by the candidates part on PostgreSQL (scripts/bench-candidates.ts) while its portal runs; run
+ * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
+ * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { DEFAULT_PER_PAGE, EXACT_TOTAL_LIMIT } from '../contract/pagination';
+import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
+import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
+import { candidateListStatements, type ListScope } from '../server/candidates/list';
+import { openDatabase } from '../server/db/client';
+
+export interface Pair {
+  label: string;
+  http: { median: number; p95: number };
+  raw: { median: number; p95: number };
+  samples: number;
+  /** Raw SQL's median latency over the endpoint's: the endpoint runs at this fraction of its SQL's speed. */
+  ratio: number;
+}
+
+/** As server/http/paging.ts: an estimate this far past the limit is the total, no count runs. */
+const ESTIMATE_TRUSTED = 10 * EXACT_TOTAL_LIMIT;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))];
+
+interface Case {
+  label: string;
+  path: string;
+  token: string;
+  scope: ListScope;
+}
+
+/**
+ * Each case `samples` times after `warmUp`: one HTTP request and one raw run of its statements, the
+ * order alternating, on one connection of pg (the portal's pool keeps its own open connections too).
+ */
+export async function endpointVsSql(
+  url: string,
+  databaseUrl: string,
+  cases: Case[],
+  { samples = 400, warmUp = 40 } = {},
+): Promise<Pair[]> {
+  const handle = await openDatabase({ driver: 'postgres', url: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const pairs: Pair[] = [];
+  try {
+    for (const one of cases) {
+      const params = Object.fromEntries(new URL(one.path, 'http://bench').searchParams);
+      const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
+      const page = Number(params.page ?? 1);
+      const [window, estimate, count] = await candidateListStatements(handle.db, one.scope, params, {
+        page,
+        perPage,
+        offset: (page - 1) * perPage,
+      });
+      const http = async () => {
+        const started = performance.now();
+        const response = await fetch(url + one.path, {
+          headers: { accept: 'application/json', authorization: `Bearer ${one.token}` },
+        });
+        const body = await response.text();
+        const elapsed = performance.now() - started;
+        if (response.status !== 200) throw new Error(`GET ${one.path}: ${response.status} ${body}`);
+        return elapsed;
+      };
+      const raw = async () => {
+        const started = performance.now();
+        const { rows } = await client.query(window.text, window.values);
+        if (rows.length > perPage) {
+          const plan = await client.query(estimate.text, estimate.values);
+          const json = Object.values(plan.rows[0])[0] as { Plan: { 'Plan Rows': number } }[];
+          if (json[0].Plan['Plan Rows'] <= ESTIMATE_TRUSTED) await client.query(count.text, count.values);
+        }
+        return performance.now() - started;
+      };
+      const times = { http: [] as number[], raw: [] as number[] };
+      for (let i = 0; i < warmUp + samples; i++) {
+        const [h, r] = i % 2 ? [await http(), await raw()] : await rawFirst(raw, http);
+        if (i >= warmUp) {
+          times.http.push(h);
+          times.raw.push(r);
+        }
+      }
+      times.http.sort((a, b) => a - b);
+      times.raw.sort((a, b) => a - b);
+      const figures = (sorted: number[]) => ({
+        median: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+      });
+      const http50 = figures(times.http);
+      const raw50 = figures(times.raw);
+      pairs.push({
+        label: one.label,
+        http: http50,
+        raw: raw50,
+        samples,
+        ratio: raw50.median / http50.median,
+      });
+    }
+  } finally {
+    await client.end();
+    await handle.close();
+  }
+  return pairs;
+}
+
+/** The raw run first, then the request: answers [http, raw] as the other order does. */
+async function rawFirst(raw: () => Promise<number>, http: () => Promise<number>): Promise<[number, number]> {
+  const r = await raw();
+  const h = await http();
+  return [h, r];
+}
+
+/** The list cases: the board admin's whole list, page 1, and a school admin's Registered list, page 1. */
+export function listCases(tokens: { admin: string; school_admin: string }, schoolId: number): Case[] {
+  return [
+    {
+      label: 'candidate list, board admin, no filter, page 1',
+      path: `${CANDIDATE_ENDPOINTS.list.path}?page=1`,
+      token: tokens.admin,
+      scope: { kind: 'board' },
+    },
+    {
+      label: "registered list, a school admin's (SHT-IB), page 1",
+      path: `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?page=1`,
+      token: tokens.school_admin,
+      scope: { kind: 'school', schoolId },
+    },
+  ];
+}
+
+export function printPairs(pairs: Pair[]) {
+  const ms = (v: number) => `${v.toFixed(2)} ms`;
+  console.log(
+    `\nEndpoint beside its SQL (interleaved, ${pairs[0]?.samples ?? 0} pairs; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}):`,
+  );
+  console.log('| request | HTTP median / p95 | raw SQL (pg) median / p95 | raw / HTTP (aim ≥ 0.8) |');
+  console.log('|---|---:|---:|---:|');
+  for (const p of pairs) {
+    console.log(
+      `| ${p.label} | ${ms(p.http.median)} / ${ms(p.http.p95)} | ${ms(p.raw.median)} / ${ms(p.raw.p95)} | ${p.ratio.toFixed(2)}x |`,
+    );
+  }
+}
+
+async function main() {
+  const { createBenchDatabase, seedDatabase, signIn, startServer, ADMIN, SCHOOL_ADMIN } =
+    await import('./bench-candidates');
+  const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
+  const keep = process.env.BENCH_KEEP_DATABASE;
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  let databaseUrl: string;
+  let drop = async () => {};
+  if (keep) {
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [keep]);
+    if (!exists.rowCount) await admin.query(`create database ${keep}`);
+    await admin.end();
+    const u = new URL(server);
+    u.pathname = `/${keep}`;
+    databaseUrl = u.toString();
+    if (!exists.rowCount) {
+      console.log(`seeding ${total.toLocaleString('en')} candidates into ${keep}...`);
+      await seedDatabase({ driver: 'postgres', url: databaseUrl }, { analyze: true, total });
+    }
+  } else {
+    const database = await createBenchDatabase('endpoint');
+    if (!database) return;
+    databaseUrl = database.url;
+    drop = () => database.drop();
+    console.log(`seeding ${total.toLocaleString('en')} candidates into ${database.name}...`);
+    await seedDatabase({ driver: 'postgres', url: databaseUrl }, { analyze: true, total });
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-endpoint-'));
+  try {
+    const running = await startServer(
+      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+      Number(process.env.BENCH_PORT ?? 3391),
+    );
+    try {
+      const tokens = {
+        admin: await signIn(running.url, dataDir, ADMIN),
+        school_admin: await signIn(running.url, dataDir, SCHOOL_ADMIN),
+      };
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client.query('select training_school_id from users where email = $1', [
+        SCHOOL_ADMIN,
+      ]);
+      await client.end();
+      const pairs = await endpointVsSql(
+        running.url,
+        databaseUrl,
+        listCases(tokens, Number(rows[0].training_school_id)),
+        { samples: Number(process.env.BENCH_SAMPLES ?? 400) },
+      );
+      printPairs(pairs);
+    } finally {
+      await running.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await drop();
+  }
+}
+
+// Not awaited at the top level: main imports bench-candidates, which imports this module, whose
+// evaluation must finish first.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? '')) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
