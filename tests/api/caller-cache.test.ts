@@ -127,7 +127,8 @@ describe('the caller cache', () => {
 
 describe('CallerCache', () => {
   const owner = { tokenId: 1, userId: 2, impersonatorId: null, role: 'admin', trainingSchoolId: null };
-  const entry = { hash: 'h', owner, expiresAt: Date.now() + 60_000, lastUsedAt: Date.now() };
+  // An hour ahead: made when the file is collected, it must outlast a slow run of the tests before.
+  const entry = { hash: 'h', owner, expiresAt: Date.now() + 3_600_000, lastUsedAt: Date.now() };
 
   it('keeps nothing while it does not listen', () => {
     const kept = new CallerCache();
