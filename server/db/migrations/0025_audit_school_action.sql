@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_school_action_idx" ON "audit_log" USING btree ("school_id","action","at","id");
