@@ -8,7 +8,7 @@ import { GRID_PAGE_SIZE, type GridPage, type MarkRow, type SheetRow } from '../c
 import { SCORE_ENDPOINTS } from '../contract/scores.endpoints';
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { courseHeaders, diets, results, scoreSheets, users } from '../server/db/schema';
-import { computeResults } from '../server/scores/results';
+import { computeResults } from '../server/scores/compute';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { createBenchDatabase, rawSql, seedDatabase, signIn, startServer } from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
