@@ -67,7 +67,7 @@ export interface ResultRules {
   grade_bands: GradeBand[];
 }
 
-export const WITHHELD_NOTE = 'Under an exam sanction for this diet, or an offence recorded at it.';
+const WITHHELD_NOTE = 'Under an exam sanction for this diet, or an offence recorded at it.';
 
 // ---------------------------------------------------------------------------------------------------
 // A script: marker one's, marker two's and the third marker's marks on one paper.
@@ -309,7 +309,7 @@ const markerEnv = (m: Marker, script: ScriptMarks | null): Env => ({
 });
 
 /** The SCRIPT_RULE's inputs for one script. */
-export const scriptInputs = (
+const scriptInputs = (
   rules: PaperRules,
   one: ScriptMarks | null,
   two: ScriptMarks | null,

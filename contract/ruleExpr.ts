@@ -56,7 +56,7 @@ export type Env = Record<string, Value>;
 const num = (v: Value) => v as number;
 
 /** The value of an expression in an environment of inputs, with SQL's meaning (above). */
-export function evaluate(expr: Expr, env: Env): Value {
+function evaluate(expr: Expr, env: Env): Value {
   switch (expr.op) {
     case 'input': {
       const value = env[expr.name];
@@ -134,36 +134,4 @@ export function aggregate({ agg, of }: Aggregate, group: Env[]): Value {
   const values = group.map((env) => evaluate(of, env)).filter((v) => v !== null);
   if (!values.length) return null;
   return agg === 'bool_or' ? values.some(Boolean) : values.map(num).reduce((a, b) => a + b, 0);
-}
-
-/** An expression with every name bound by `bindings` replaced by its definition (for SQL). */
-export function inline(expr: Expr, bindings: Map<string, Expr>): Expr {
-  const go = (e: Expr): Expr => inline(e, bindings);
-  switch (expr.op) {
-    case 'input':
-      return bindings.get(expr.name) ?? expr;
-    case 'lit':
-      return expr;
-    case 'add':
-    case 'sub':
-    case 'mul':
-    case 'greatest':
-    case 'and':
-    case 'or':
-      return { ...expr, args: expr.args.map(go) } as Expr;
-    case 'ceilDiv':
-      return { op: 'ceilDiv', num: go(expr.num), den: go(expr.den) };
-    case 'abs':
-    case 'not':
-    case 'isNull':
-      return { ...expr, arg: go(expr.arg) } as Expr;
-    case 'eq':
-    case 'ne':
-    case 'lt':
-    case 'gt':
-    case 'ge':
-      return { ...expr, a: go(expr.a), b: go(expr.b) };
-    case 'case':
-      return { op: 'case', when: expr.when.map(([c, t]) => [go(c), go(t)]), else: go(expr.else) };
-  }
 }

@@ -33,7 +33,7 @@ function literal(value: Value): SQL {
 const list = (parts: SQL[], by: string) => sql.join(parts, sql.raw(by));
 
 /** The SQL of an expression whose inputs are the layer's columns. */
-export function compile(expr: Expr, input: (name: string) => SQL = (name) => column(name)): SQL {
+function compile(expr: Expr, input: (name: string) => SQL = (name) => column(name)): SQL {
   const go = (e: Expr) => compile(e, input);
   switch (expr.op) {
     case 'input':
