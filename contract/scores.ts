@@ -11,6 +11,7 @@
  */
 
 import { DIET_MESSAGES } from './diets';
+import type { PaperRules, ResultRules } from './resultRule';
 
 export const QUESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'] as const;
 export const SEMESTERS = ['first_semester_score', 'second_semester_score', 'third_semester_score'] as const;
@@ -84,89 +85,21 @@ export function markProblem(text: string, maxTenths: number): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Double marking: the documented rules (docs/decisions.md "Scores and results").
+// Double marking and results: the documented rules (docs/decisions.md "Scores and results"), written
+// once as data in contract/resultRule.ts, evaluated there and compiled to SQL by the server.
 
-export interface PaperRules {
-  /** Each question's maximum, tenths (0: the paper has no such question). */
-  q_max: number[];
-  /** Largest difference between the markers' marks for one question, tenths. */
-  tolerance_question: number;
-  /** Largest difference between the markers' totals, tenths. */
-  tolerance_total: number;
-}
-
-export interface ScriptMarks {
-  marks: (number | null)[];
-  absent: boolean;
-}
-
-/** The sum of a script's marks (tenths), or null while a question worth something has no mark. */
-export function totalOf(rules: Pick<PaperRules, 'q_max'>, script: ScriptMarks): number | null {
-  if (script.absent) return null;
-  let total = 0;
-  for (let i = 0; i < QUESTIONS.length; i++) {
-    if (rules.q_max[i] === 0) continue;
-    const mark = script.marks[i];
-    if (mark === null || mark === undefined) return null;
-    total += mark;
-  }
-  return total;
-}
-
-export type Agreement =
-  | { kind: 'incomplete' }
-  | { kind: 'absent' }
-  | { kind: 'agreed'; total: number }
-  | { kind: 'flagged'; why: 'question' | 'total' | 'absence' };
-
-/** Half the sum of two marks in tenths, a half tenth going to the candidate. */
-const meanUp = (a: number, b: number) => Math.ceil((a + b) / 2);
-
-/**
- * Marker one's and marker two's scripts → agreed or flagged. Both absent: absent. One absent and one
- * marked: flagged. Every question within `tolerance_question` and the totals within `tolerance_total`:
- * agreed at the mean of the two totals (a half tenth up). Otherwise flagged for a third marker.
- */
-export function agreement(rules: PaperRules, one: ScriptMarks | null, two: ScriptMarks | null): Agreement {
-  if (!one || !two) return { kind: 'incomplete' };
-  if (one.absent && two.absent) return { kind: 'absent' };
-  if (one.absent !== two.absent) return { kind: 'flagged', why: 'absence' };
-  const total1 = totalOf(rules, one);
-  const total2 = totalOf(rules, two);
-  if (total1 === null || total2 === null) return { kind: 'incomplete' };
-  for (let i = 0; i < QUESTIONS.length; i++) {
-    if (rules.q_max[i] === 0) continue;
-    if (Math.abs(one.marks[i]! - two.marks[i]!) > rules.tolerance_question) {
-      return { kind: 'flagged', why: 'question' };
-    }
-  }
-  if (Math.abs(total1 - total2) > rules.tolerance_total) return { kind: 'flagged', why: 'total' };
-  return { kind: 'agreed', total: meanUp(total1, total2) };
-}
-
-/**
- * A flagged script's final mark from the third marker's: the mean of the third mark and whichever of
- * the first two is nearer to it (equally near: the higher), a half tenth up. A third marker who finds
- * the script absent makes it absent. Absent first marks count as no mark: the nearer is the other.
- */
-export function thirdMarkerDecides(
-  rules: PaperRules,
-  one: ScriptMarks,
-  two: ScriptMarks,
-  three: ScriptMarks | null,
-): Agreement {
-  if (!three) return { kind: 'flagged', why: 'total' };
-  if (three.absent) return { kind: 'absent' };
-  const third = totalOf(rules, three);
-  if (third === null) return { kind: 'incomplete' };
-  const candidates = [totalOf(rules, one), totalOf(rules, two)].filter((t): t is number => t !== null);
-  if (!candidates.length) return { kind: 'agreed', total: third };
-  const nearest = candidates.reduce((best, total) => {
-    const gap = Math.abs(total - third) - Math.abs(best - third);
-    return gap < 0 || (gap === 0 && total > best) ? total : best;
-  });
-  return { kind: 'agreed', total: meanUp(nearest, third) };
-}
+export {
+  agreement,
+  finalMark,
+  gradeOf,
+  thirdMarkerDecides,
+  totalOf,
+  type Agreement,
+  type GradeBand,
+  type PaperRules,
+  type ResultRules,
+  type ScriptMarks,
+} from './resultRule';
 
 type ThirdMarkerSheet = { kind: SheetKind; state: SheetState; flagged: number };
 
@@ -209,20 +142,6 @@ export function inCourseTotal(scores: (number | null)[]): number | null {
 // ---------------------------------------------------------------------------------------------------
 // Results.
 
-export interface GradeBand {
-  grade: string;
-  /** The lowest final mark (percent) with this grade. */
-  min: number;
-}
-
-export interface ResultRules {
-  /** Percent of the final mark that is the in-course total; the rest is the exam. */
-  in_course_weight: number;
-  pass_mark: number;
-  /** Highest first; the last starts at 0. */
-  grade_bands: GradeBand[];
-}
-
 export const DEFAULT_RESULT_RULES: ResultRules = {
   in_course_weight: 30,
   pass_mark: 50,
@@ -249,22 +168,6 @@ export const RESULT_OUTCOME_LABELS: Record<ResultOutcome, string> = {
   held: 'Held',
   withheld: 'Withheld',
 };
-
-/**
- * The final mark (tenths of a percent) from the exam's percent and the in-course total, weighted as the
- * course header says (no in-course sheet: the exam alone), a half tenth up.
- */
-export function finalMark(rules: ResultRules, examTenths: number, inCourseTenths: number | null): number {
-  if (inCourseTenths === null) return examTenths;
-  const weighted = examTenths * (100 - rules.in_course_weight) + inCourseTenths * rules.in_course_weight;
-  return Math.ceil(weighted / 100);
-}
-
-/** The grade of a final mark (tenths of a percent). */
-export function gradeOf(rules: ResultRules, finalTenths: number): string {
-  const band = rules.grade_bands.find((b) => finalTenths >= b.min * 10);
-  return band?.grade ?? rules.grade_bands[rules.grade_bands.length - 1]?.grade ?? '';
-}
 
 // ---------------------------------------------------------------------------------------------------
 // What travels.

@@ -2,16 +2,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { fillPath } from '../contract/endpoint';
 import { GRID_PAGE_SIZE, type GridPage, type MarkRow, type SheetRow } from '../contract/scores';
 import { SCORE_ENDPOINTS } from '../contract/scores.endpoints';
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { courseHeaders, diets, results, scoreSheets, users } from '../server/db/schema';
-import { computeResults } from '../server/scores/results';
+import { computeResults } from '../server/scores/compute';
+import { resultRowsInProcess } from '../server/scores/computeInProcess';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { createBenchDatabase, rawSql, seedDatabase, signIn, startServer } from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
+import { oneStatement, resultsHash } from './bench-results-sql';
 
 /**
  * Score entry's figures (docs/performance.md):
@@ -20,16 +22,22 @@ import { json, ms, percentile } from './bench-payments';
  *     on PostgreSQL, beside the same check-and-write sent straight to the database.
  *  2. Results computed for 100,000 registered candidates (ten course headers, a double-marked paper each,
  *     one script in twelve out of tolerance and settled by a third marker), on both databases, beside
- *     the raw SQL that only reads the marks it works from.
+ *     the same rule written by hand as one `insert … select`, interleaved, the rows checked by a hash.
  *  3. Keystroke to paint on a 500-row grid in Chromium (the portal on part 2's PGlite data): each key's
  *     time from keydown to the frame after it, p50 and p95, at desk speed and with the CPU 4x slower.
- * BENCH_SAVES sizes part 1, BENCH_RESULT_CANDIDATES part 2, BENCH_KEYS part 3; BENCH_DRIVERS the databases.
+ * BENCH_SAVES sizes part 1, BENCH_RESULT_CANDIDATES part 2, BENCH_KEYS part 3; BENCH_DRIVERS the databases;
+ * BENCH_SCORES_PARTS which parts (saves,results,keys); BENCH_RESULT_ROUNDS part 2's rounds.
  */
 
 const SAVES = Number(process.env.BENCH_SAVES ?? 300);
 const CANDIDATES = Number(process.env.BENCH_RESULT_CANDIDATES ?? 100_000);
 const KEYS = Number(process.env.BENCH_KEYS ?? 200);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? 'pglite,postgres').split(',').map((d) => d.trim());
+const ROUNDS = Number(process.env.BENCH_RESULT_ROUNDS ?? 3);
+/** BENCH_RESULTS_BEFORE=0: not the computation in TypeScript too (the slowest part at 100,000). */
+const BEFORE = process.env.BENCH_RESULTS_BEFORE !== '0';
+/** Which parts run: saves, results, keys (all by default); keys needs results' PGlite data. */
+const PARTS = (process.env.BENCH_SCORES_PARTS ?? 'saves,results,keys').split(',').map((p) => p.trim());
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Row saves.
@@ -169,37 +177,69 @@ async function seedMarks(target: DatabaseTarget) {
   }
 }
 
+/** One figure of seconds from a start. */
+const since = (started: number) => (performance.now() - started) / 1000;
+
+/**
+ * The diet's results, interleaved round by round: the portal's computation (computeResults for each
+ * course header in its own transaction: the contract's rule compiled to SQL), then the one statement
+ * written by hand (scripts/bench-results-sql.ts), each into an emptied `results`, their rows compared by
+ * a hash over every result; then once the computation in this process (the portal before issue 28,
+ * kept as the tests' oracle). A different hash stops the bench.
+ */
 async function computeAll(target: DatabaseTarget, dietId: number, headers: number[]) {
   const handle = await openDatabase(target);
+  const raw = await rawSql(target, handle.pglite);
   try {
-    const started = performance.now();
-    for (const header of headers) await handle.db.transaction((tx) => computeResults(tx, dietId, header));
-    const seconds = (performance.now() - started) / 1000;
-    const [{ count }] = await handle.db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(results)
-      .where(and(eq(results.dietId, dietId)));
-    const raw = await rawSql(target, handle.pglite);
-    let rawSeconds: number;
-    try {
-      const at = performance.now();
-      await raw.query(
-        `select m.* from script_marks m join score_sheets s on s.id = m.sheet_id where s.diet_id = $1`,
-        [dietId],
+    const [portal, one]: number[][] = [[], []];
+    let checked = { rows: 0, hash: '' };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      await raw.query('delete from results where diet_id = $1', [dietId]);
+      const started = performance.now();
+      for (const header of headers) await handle.db.transaction((tx) => computeResults(tx, dietId, header));
+      portal.push(since(started));
+      const ours = await resultsHash(raw, dietId);
+      one.push(await oneStatement(raw, dietId));
+      const theirs = await resultsHash(raw, dietId);
+      if (ours.hash !== theirs.hash || ours.rows !== theirs.rows)
+        throw new Error(`Results differ: ${JSON.stringify(ours)} against ${JSON.stringify(theirs)}`);
+      checked = ours;
+      console.log(
+        `  round ${round + 1}: portal ${portal[round].toFixed(2)} s, one statement ${one[round].toFixed(2)} s`,
       );
-      rawSeconds = (performance.now() - at) / 1000;
-    } finally {
-      await raw.close();
+    }
+    let before: number | null = null;
+    if (BEFORE) {
+      await raw.query('delete from results where diet_id = $1', [dietId]);
+      const started = performance.now();
+      for (const header of headers)
+        await handle.db.transaction(async (tx) => {
+          const rows = await resultRowsInProcess(tx, dietId, header);
+          for (let i = 0; i < rows.length; i += 1000)
+            await tx.insert(results).values(rows.slice(i, i + 1000));
+        });
+      before = since(started);
+      const then = await resultsHash(raw, dietId);
+      if (then.hash !== checked.hash) throw new Error('The computation in TypeScript differs');
     }
     const [sheet] = await handle.db
       .select({ id: scoreSheets.id })
       .from(scoreSheets)
       .where(eq(scoreSheets.dietId, dietId))
       .limit(1);
-    return { seconds, rawSeconds, count, sheet: sheet.id };
+    return { portal, one, before, ...checked, sheet: sheet.id };
   } finally {
+    await raw.close();
     await handle.close();
   }
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+
+/** A line of the results table. */
+function computeLine(label: string, c: Awaited<ReturnType<typeof computeAll>>) {
+  const [p, o] = [median(c.portal), median(c.one)];
+  return `| ${label} | ${c.rows.toLocaleString('en')} | **${p.toFixed(2)} s** | ${o.toFixed(2)} s | **${(p / o).toFixed(2)}x** | ${c.portal.map((x) => x.toFixed(2)).join(', ')} / ${c.one.map((x) => x.toFixed(2)).join(', ')} | ${c.before === null ? '-' : `${c.before.toFixed(1)} s`} | \`${c.hash.slice(0, 12)}\` |`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -260,7 +300,8 @@ export async function benchScores({ port }: { port: number }) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-scores-'));
     try {
       const target: DatabaseTarget = { driver: 'pglite', dataDir };
-      saveLines.push(await rowSaves('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port, target));
+      if (PARTS.includes('saves'))
+        saveLines.push(await rowSaves('PGlite (embedded)', { DATA_DIR: dataDir }, dataDir, port, target));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -271,29 +312,28 @@ export async function benchScores({ port }: { port: number }) {
       await seedDatabase(target, { total: CANDIDATES, analyze: true, log: false });
       const seeded = await seedMarks(target);
       const computed = await computeAll(target, seeded.dietId, seeded.headers);
-      computeLines.push(
-        `| PGlite (embedded) | ${computed.count.toLocaleString('en')} | **${computed.seconds.toFixed(1)} s** | ${computed.rawSeconds.toFixed(2)} s |`,
-      );
+      computeLines.push(computeLine('PGlite (embedded)', computed));
       // The grid: a sheet of ~10,000 candidates, shown 500 a page, in Chromium.
-      const server = await startServer({ DATA_DIR: bigDir }, port);
-      try {
-        const token = await signIn(server.url, bigDir, seeded.markerEmail);
-        for (const throttle of [1, 4]) {
-          const keys = await keystrokes(server.url, token, computed.sheet, throttle);
-          keyLines.push(
-            `| ${throttle === 1 ? 'desk (no throttling)' : 'CPU 4x slower'} | ${keys.rows} | ${KEYS} | ${ms(keys.p50)} / **${ms(keys.p95)}** |`,
-          );
+      const server = PARTS.includes('keys') ? await startServer({ DATA_DIR: bigDir }, port) : null;
+      if (server)
+        try {
+          const token = await signIn(server.url, bigDir, seeded.markerEmail);
+          for (const throttle of [1, 4]) {
+            const keys = await keystrokes(server.url, token, computed.sheet, throttle);
+            keyLines.push(
+              `| ${throttle === 1 ? 'desk (no throttling)' : 'CPU 4x slower'} | ${keys.rows} | ${KEYS} | ${ms(keys.p50)} / **${ms(keys.p95)}** |`,
+            );
+          }
+        } finally {
+          await server.stop();
         }
-      } finally {
-        await server.stop();
-      }
     } finally {
       fs.rmSync(bigDir, { recursive: true, force: true });
     }
   }
 
   if (DRIVERS.includes('postgres')) {
-    const database = await createBenchDatabase('scores');
+    const database = PARTS.includes('saves') ? await createBenchDatabase('scores') : null;
     if (database) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-scores-'));
       try {
@@ -313,9 +353,7 @@ export async function benchScores({ port }: { port: number }) {
         await seedDatabase(target, { total: CANDIDATES, analyze: true, log: false });
         const seeded = await seedMarks(target);
         const computed = await computeAll(target, seeded.dietId, seeded.headers);
-        computeLines.push(
-          `| PostgreSQL ${big.version} | ${computed.count.toLocaleString('en')} | **${computed.seconds.toFixed(1)} s** | ${computed.rawSeconds.toFixed(2)} s |`,
-        );
+        computeLines.push(computeLine(`PostgreSQL ${big.version}`, computed));
       } finally {
         await big.drop().catch(() => {});
       }
@@ -326,9 +364,16 @@ export async function benchScores({ port }: { port: number }) {
   console.log('| database | saves | over HTTP | raw SQL (lock, check the version, update) |');
   console.log('| --- | --: | --: | --: |');
   for (const line of saveLines) console.log(line);
-  console.log(`\nResults computed for every registered candidate of a diet:`);
-  console.log('| database | results | computed (all course headers) | raw SQL: reading the marks alone |');
-  console.log('| --- | --: | --: | --: |');
+  console.log(
+    `\nResults computed for every registered candidate of a diet (${ROUNDS} rounds, interleaved; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}):`,
+  );
+  console.log(
+    '| database | results | portal (median) | one statement (median) | portal / statement | each round: portal / statement | in TypeScript (before) | hash of every row (both) |',
+  );
+  console.log('| --- | --: | --: | --: | --: | --- | --: | --- |');
   for (const line of computeLines) console.log(line);
   console.log(`\nKeystroke to paint on a grid page of ${GRID_PAGE_SIZE} rows (ms, median / p95):`);
   console.log('| CPU | rows on the page | keys | keydown to the next frame |');

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { DEFAULT_RESULT_RULES, QUESTIONS } from '../../contract/scores';
-import { computeResults, snapshotPublished } from '../scores/results';
+import { computeResults } from '../scores/compute';
+import { snapshotPublished } from '../scores/results';
 import {
   candidates,
   courseHeaders,

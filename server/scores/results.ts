@@ -1,11 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { formatPersonName } from '../../contract/format';
 import {
   SCORE_MESSAGES as M,
-  finalMark,
   formatMark,
-  gradeOf,
-  type Agreement,
   type HoldRow,
   type Publication,
   type PublicationPreview,
@@ -21,7 +18,6 @@ import {
   candidates,
   courseHeaders,
   diets,
-  examOffences,
   inCourseScores,
   papers,
   publishedResults,
@@ -35,21 +31,17 @@ import {
 import { dietCodeIs, namedDiet } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { searchConditions } from '../candidates/list';
-import { sanctionCovers } from '../sanctions';
-import { agreementsOf } from './agreement';
+import { computeResults, resultRowsOf } from './compute';
 import { courseHeaderByCode, resultRulesOf } from './papers';
-import { type StoredSheet } from './roster';
 
 /**
  * Results per diet and course header: each registered candidate's exam mark (the agreed marks of every
  * paper over the papers' maxima, as a percent), in-course total, final mark (weighted as the course
  * header says), grade and outcome; held (the board's hold, with its reason) or withheld (a sanction for
  * the diet, or an offence recorded at it) before anything else. Computed as a whole for the pair into
- * `results` (one statement's delete and chunked inserts, in the caller's transaction); published and
+ * `results` (server/scores/compute.ts: the contract's rule as one `insert … select`); published and
  * withdrawn per pair, audited. Schools read only published results of their own candidates.
  */
-
-const WITHHELD_NOTE = 'Under an exam sanction for this diet, or an offence recorded at it.';
 
 type HoldInput = Awaited<ReturnType<typeof holdValidator.validate>>;
 
@@ -57,152 +49,6 @@ async function pairOf(db: Database, input: { diet: string; course_header: string
   const diet = await namedDiet(db, input.diet);
   const header = await courseHeaderByCode(db, input.course_header);
   return { diet, header };
-}
-
-const paperMax = (qMax: number[]) => qMax.reduce((a, b) => a + b, 0);
-
-type ComputedRow = typeof results.$inferInsert;
-
-/**
- * The results of a diet and course header as computed from what is stored now, for every registered
- * candidate of it or for the ones named; nothing is written (a preview reads them too).
- */
-async function resultRowsOf(
-  tx: Database,
-  dietId: number,
-  courseHeaderId: number,
-  only?: number[],
-): Promise<ComputedRow[]> {
-  const rules = await resultRulesOf(tx, courseHeaderId);
-  const sheets = await tx
-    .select({ sheet: scoreSheets, qMax: papers.qMax })
-    .from(scoreSheets)
-    .leftJoin(papers, eq(papers.id, scoreSheets.paperId))
-    .where(and(eq(scoreSheets.dietId, dietId), eq(scoreSheets.courseHeaderId, courseHeaderId)));
-  const exams = sheets.filter((s) => s.sheet.kind === 'exam');
-  const inCourse = sheets.filter((s) => s.sheet.kind === 'in_course');
-
-  const roster = await tx
-    .select({ id: candidates.id, school: candidates.trainingSchoolId })
-    .from(registrations)
-    .innerJoin(candidates, eq(candidates.id, registrations.candidateId))
-    .where(
-      and(
-        eq(registrations.dietId, dietId),
-        eq(registrations.regStatus, 'registered'),
-        eq(candidates.courseHeaderId, courseHeaderId),
-        only ? inArray(candidates.id, only.length ? only : [0]) : undefined,
-      ),
-    );
-
-  // Each paper's agreements by candidate (a paper may be split over schools' sheets).
-  const papersOf = new Map<number, { max: number; decided: Map<number, Agreement> }>();
-  for (const { sheet, qMax } of exams) {
-    const paper = papersOf.get(sheet.paperId!) ?? { max: paperMax(qMax ?? []), decided: new Map() };
-    for (const a of await agreementsOf(tx, sheet as StoredSheet)) paper.decided.set(a.candidateId, a.decided);
-    papersOf.set(sheet.paperId!, paper);
-  }
-  const inCourseTotals = new Map<number, number | null>();
-  if (inCourse.length) {
-    const rows = await tx
-      .select({ candidateId: inCourseScores.candidateId, total: inCourseScores.totalScore })
-      .from(inCourseScores)
-      .where(
-        inArray(
-          inCourseScores.sheetId,
-          inCourse.map((s) => s.sheet.id),
-        ),
-      );
-    for (const row of rows) inCourseTotals.set(row.candidateId, row.total);
-  }
-
-  const withheld = new Set(
-    (
-      await tx
-        .select({ id: examOffences.candidateId })
-        .from(examOffences)
-        .where(
-          and(
-            isNull(examOffences.removedAt),
-            or(eq(examOffences.dietId, dietId), sanctionCovers(dietId)),
-            only ? inArray(examOffences.candidateId, only.length ? only : [0]) : undefined,
-          ),
-        )
-    ).map((row) => row.id),
-  );
-  const holds = new Map(
-    (
-      await tx
-        .select({ id: resultHolds.candidateId, reason: resultHolds.reason })
-        .from(resultHolds)
-        .where(and(eq(resultHolds.dietId, dietId), isNull(resultHolds.releasedAt)))
-    ).map((row) => [row.id, row.reason]),
-  );
-
-  const rows = roster.map((candidate) => {
-    let examTenths: number | null = null;
-    let outcome: ResultOutcome | null = null;
-    if (papersOf.size) {
-      let got = 0;
-      let max = 0;
-      for (const paper of papersOf.values()) {
-        const decided = paper.decided.get(candidate.id);
-        if (!decided || decided.kind === 'incomplete' || decided.kind === 'flagged') outcome ??= 'incomplete';
-        else if (decided.kind === 'absent') outcome = 'absent';
-        else got += decided.total;
-        max += paper.max;
-      }
-      // A percent in tenths: got/max of the papers' marks, a half tenth up.
-      if (max > 0 && outcome === null) examTenths = Math.ceil((got * 1000) / max);
-    } else outcome = 'incomplete';
-    const inCourseTenths = inCourse.length ? (inCourseTotals.get(candidate.id) ?? null) : null;
-    if (inCourse.length && rules.in_course_weight > 0 && inCourseTenths === null) outcome ??= 'incomplete';
-    let final = outcome === null && examTenths !== null ? finalMark(rules, examTenths, inCourseTenths) : null;
-    let note: string | null = null;
-    // A held or withheld result shows no marks (they are computed again when it is released).
-    if (withheld.has(candidate.id) || holds.has(candidate.id)) {
-      [examTenths, final] = [null, null];
-      outcome = withheld.has(candidate.id) ? 'withheld' : 'held';
-      note = withheld.has(candidate.id) ? WITHHELD_NOTE : holds.get(candidate.id)!;
-    } else if (outcome === null) {
-      outcome = final! >= rules.pass_mark * 10 ? 'pass' : 'fail';
-    }
-    return {
-      dietId,
-      courseHeaderId,
-      candidateId: candidate.id,
-      trainingSchoolId: candidate.school,
-      examMark: examTenths,
-      inCourseMark: final === null ? null : inCourseTenths,
-      finalMark: final,
-      grade: final === null ? null : gradeOf(rules, final),
-      outcome,
-      note,
-    };
-  });
-  return rows;
-}
-
-/**
- * Computes (again) the results of a diet and course header, for every registered candidate of it or
- * for the ones named, into `results` (the board's working copy; never what the schools read). Returns
- * how many rows it wrote.
- */
-export async function computeResults(
-  tx: Database,
-  dietId: number,
-  courseHeaderId: number,
-  only?: number[],
-): Promise<number> {
-  const rows = await resultRowsOf(tx, dietId, courseHeaderId, only);
-  const pair = and(eq(results.dietId, dietId), eq(results.courseHeaderId, courseHeaderId));
-  await tx
-    .delete(results)
-    .where(only ? and(pair, inArray(results.candidateId, only.length ? only : [0])) : pair);
-  for (let i = 0; i < rows.length; i += 1000) {
-    await tx.insert(results).values(rows.slice(i, i + 1000));
-  }
-  return rows.length;
 }
 
 const pairKey = (dietId: number, courseHeaderId: number) =>
