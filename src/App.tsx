@@ -1,18 +1,25 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
-import { LOGIN_PATH } from '../contract/navigation';
+import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
 import { useLazyActors } from './app/actors';
 import { loadPages } from './app/chunks';
+import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';
 import { Splash } from './ui/controls';
 
-// Every other page, the code step included: its own chunk, so /login's entry carries only the login.
+// Every other page: its own chunk, so /login's entry carries only the sign-in's two steps (the code
+// step is small, and shown the moment the password is accepted).
 const Pages = lazy(loadPages);
 
 export function App() {
   return (
     <Switch>
       <Route path={LOGIN_PATH} component={LoginPage} />
+      <Route path={CONFIRM_CODE_PATH}>
+        <WithActors>
+          <ConfirmCodePage />
+        </WithActors>
+      </Route>
       <Route>
         <WithActors>
           <Suspense fallback={<Splash message="Loading…" />}>

@@ -1,15 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import {
-  CONFIRM_CODE_PATH,
-  FORGOT_PASSWORD_PAGE,
-  RESET_PASSWORD_PAGE,
-  VERIFY_PATH,
-} from '../contract/navigation';
+import { FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE, VERIFY_PATH } from '../contract/navigation';
 import { STATECHARTS_PATH } from '../contract/statecharts';
 import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
-import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { Splash } from './ui/controls';
 
 // Everything behind sign-in is its own chunk (the toasts too): /login loads only what it needs.
@@ -24,13 +18,12 @@ const VerifyPage = lazy(() => import('./pages/VerifyPage'));
 const StatechartsPage = lazy(() => import('./statecharts/StatechartsPage'));
 
 /**
- * Every page but /login: a chunk of its own, which the entry does without (src/App.tsx); the HTML of
+ * Every page but /login and the code step: a chunk of its own, which the entry does without (src/App.tsx); the HTML of
  * these pages preloads it beside the app's actors (scripts/prerenderLogin.ts).
  */
 export default function Pages() {
   return (
     <Switch>
-      <Route path={CONFIRM_CODE_PATH} component={ConfirmCodePage} />
       <Route path={RESET_PASSWORD_PAGE}>
         <Suspense fallback={<Splash message="Loading…" />}>
           <ResetPasswordPage />
