@@ -21,8 +21,6 @@ const config: KnipConfig = {
     // Spawned as its own process by tests/api/attacks/crash-safety.test.ts. (The test files themselves
     // come from the vitest and playwright configs, so the helpers they import are checked too.)
     'tests/fixtures/storage-writer.ts',
-    // Loaded by path at build time (scripts/prerenderLogin.ts, through Vite's module runner): /login's HTML.
-    'src/prerender.tsx',
   ],
   project: ['**/*.{ts,tsx,js,mjs,css}'],
   // The scripts' and the tests' exports are checked too: nothing imports an entry by accident.

@@ -6,6 +6,7 @@ import { compile } from 'tailwindcss';
 import { runnerImport, type Plugin } from 'vite';
 import { LOGIN_PATH } from '../contract/navigation';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
+import type { renderLogin } from '../src/prerender';
 
 /**
  * /login as a page of its own, written at build time (issue 28): `dist/login/index.html`, which the
@@ -57,7 +58,7 @@ export function prerenderLogin(): Plugin {
       fs.writeFileSync(indexFile, index.replace('  </head>', `${preloads}  </head>`));
 
       // /login: its HTML rendered, its own rules inline, the full sheet named for later.
-      const { module } = await runnerImport<{ renderLogin: () => string }>(
+      const { module } = await runnerImport<{ renderLogin: typeof renderLogin }>(
         path.join(root, 'src/prerender.tsx'),
         { configFile: false, root, logLevel: 'error' },
       );
