@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { prerenderLogin } from './scripts/prerenderLogin';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -51,7 +52,7 @@ function precompress(): Plugin {
 
 /** The SPA. In development `npm run dev` proxies /api to a portal started with `npm start` on PORT. */
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), prerenderLogin(), precompress()],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -1,73 +1,44 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
-import {
-  CONFIRM_CODE_PATH,
-  FORGOT_PASSWORD_PAGE,
-  LOGIN_PATH,
-  RESET_PASSWORD_PAGE,
-  VERIFY_PATH,
-} from '../contract/navigation';
-import { STATECHARTS_PATH } from '../contract/statecharts';
-import { loadShell } from './app/chunks';
-import { RequireSession } from './app/RequireSession';
+import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
+import { useLazyActors } from './app/actors';
+import { loadPages } from './app/chunks';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';
 import { Splash } from './ui/controls';
 
-// Everything behind sign-in is its own chunk (the toasts too): /login loads only what it needs.
-const Shell = lazy(loadShell);
-const PrintDocumentPage = lazy(() => import('./pages/PrintDocumentPage'));
-// Public, and carries VineJS for its checks: its own chunk too.
-const ResetPasswordPage = lazy(() => import('./pages/ResetPasswordPage'));
-const ForgotPasswordPage = lazy(() => import('./pages/ForgotPasswordPage'));
-// Public, opened from a QR code on a phone: a chunk of its own, as small as it can be.
-const VerifyPage = lazy(() => import('./pages/VerifyPage'));
-// Public (it holds no data) and carries every chart's data: its own chunk.
-const StatechartsPage = lazy(() => import('./statecharts/StatechartsPage'));
+// Every other page: its own chunk, so /login's entry carries only the sign-in's two steps (the code
+// step is small, and shown the moment the password is accepted).
+const Pages = lazy(loadPages);
 
 export function App() {
   return (
     <Switch>
       <Route path={LOGIN_PATH} component={LoginPage} />
-      <Route path={CONFIRM_CODE_PATH} component={ConfirmCodePage} />
-      <Route path={RESET_PASSWORD_PAGE}>
-        <Suspense fallback={<Splash message="Loading…" />}>
-          <ResetPasswordPage />
-        </Suspense>
-      </Route>
-      <Route path={FORGOT_PASSWORD_PAGE}>
-        <Suspense fallback={<Splash message="Loading…" />}>
-          <ForgotPasswordPage />
-        </Suspense>
-      </Route>
-      <Route path={`${VERIFY_PATH}/:code?`}>
-        {(params) => (
-          <Suspense fallback={<Splash message="Loading…" />}>
-            <VerifyPage code={params.code} />
-          </Suspense>
-        )}
-      </Route>
-      <Route path={STATECHARTS_PATH}>
-        <Suspense fallback={<Splash message="Loading…" />}>
-          <StatechartsPage />
-        </Suspense>
-      </Route>
-      <Route path="/print-document/:ending">
-        {(params) => (
-          <RequireSession>
-            <Suspense fallback={<Splash message="Loading…" />}>
-              <PrintDocumentPage ending={params.ending} />
-            </Suspense>
-          </RequireSession>
-        )}
+      <Route path={CONFIRM_CODE_PATH}>
+        <WithActors>
+          <ConfirmCodePage />
+        </WithActors>
       </Route>
       <Route>
-        <RequireSession>
+        <WithActors>
           <Suspense fallback={<Splash message="Loading…" />}>
-            <Shell />
+            <Pages />
           </Suspense>
-        </RequireSession>
+        </WithActors>
       </Route>
     </Switch>
   );
+}
+
+/**
+ * Every page but /login reads the app's actors: after a /login rendered at build time they may not be
+ * loaded yet (a link followed before the form was used), so they are loaded first.
+ */
+function WithActors({ children }: { children: ReactNode }) {
+  const { actors, load } = useLazyActors();
+  useEffect(() => {
+    if (!actors) void load();
+  }, [actors, load]);
+  return actors ? children : <Splash message="Loading…" />;
 }

@@ -1,16 +1,22 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { ActorsProvider } from './app/actors';
-import { createAppActors } from './app/appActors';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { LOGIN_PATH } from '../contract/navigation';
+import { loadActors } from './app/loadActors';
+import { readToken } from './api/cookies';
+import { readPendingLogin } from './api/pendingLogin';
+import { Root } from './Root';
 import './styles.css';
 
-const actors = createAppActors();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ActorsProvider actors={actors}>
-      <App />
-    </ActorsProvider>
-  </StrictMode>,
-);
+const container = document.getElementById('root')!;
+// /login's HTML rendered at build time (vite.config.ts) is hydrated as it is, with no actors yet: the
+// form is usable before XState arrives. With a session or a sign-in waiting for its code the session
+// decides where to go, so the actors come first and the page is rendered afresh, as is every other page.
+if (
+  container.dataset.prerendered === LOGIN_PATH &&
+  location.pathname === LOGIN_PATH &&
+  readToken() === null &&
+  readPendingLogin() === null
+) {
+  hydrateRoot(container, <Root initial={null} />);
+} else {
+  void loadActors().then((actors) => createRoot(container).render(<Root initial={actors} />));
+}

@@ -7,24 +7,6 @@ import { send } from './send';
 
 /** The session machine's I/O (machines/session.machine.ts names these actors). */
 
-const PENDING_LOGIN_KEY = 'pending-login';
-
-/** A sign-in waiting for its code survives a reload (a phone may drop the tab while the user reads
- * the mail); sessionStorage keeps it to this tab only. */
-export function readPendingLogin(): LoginChallenge | null {
-  try {
-    const stored = JSON.parse(sessionStorage.getItem(PENDING_LOGIN_KEY) ?? 'null');
-    return stored && typeof stored.login_id === 'string' && typeof stored.email === 'string' ? stored : null;
-  } catch {
-    return null;
-  }
-}
-
-export function writePendingLogin(challenge: LoginChallenge | null) {
-  if (challenge) sessionStorage.setItem(PENDING_LOGIN_KEY, JSON.stringify(challenge));
-  else sessionStorage.removeItem(PENDING_LOGIN_KEY);
-}
-
 /**
  * The session's endpoints, imported when an actor first runs: their validators are VineJS, which the
  * login page's entry chunk does without. Signing in fetches it once, beside the shell's chunk (which

@@ -1,29 +1,87 @@
-import { useSelector } from '@xstate/react';
-import { createContext, useContext, type ReactNode } from 'react';
-import type { SnapshotFrom } from 'xstate';
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import type { AnyActorRef, SnapshotFrom } from 'xstate';
 import type { Role } from '../../contract/roles';
 import type { sessionMachine } from '../../machines/session.machine';
 import type { AppActors } from './appActors';
 
-/** The app-wide actors (made in appActors.ts), handed to the views; views select from them and send
- * events, nothing more. */
+/**
+ * The app-wide actors (made in appActors.ts), handed to the views; views select from them and send
+ * events, nothing more. On a /login rendered at build time they are not there yet: the page is
+ * hydrated first and the actors (XState, the machines, the API client: their own chunk) are loaded when
+ * the form is first used (`load`); every other page waits for them before it renders (src/main.tsx).
+ * Only types are imported here, so /login's entry carries no XState.
+ */
 
-const ActorsContext = createContext<AppActors | null>(null);
+interface ActorsValue {
+  actors: AppActors | null;
+  /** Loads the actors when they are not there yet (once), and resolves with them. */
+  load: () => Promise<AppActors>;
+}
 
-export function ActorsProvider({ actors, children }: { actors: AppActors; children: ReactNode }) {
-  return <ActorsContext.Provider value={actors}>{children}</ActorsContext.Provider>;
+const ActorsContext = createContext<ActorsValue | null>(null);
+
+export function ActorsProvider({
+  actors,
+  load,
+  children,
+}: {
+  actors: AppActors | null;
+  load?: () => Promise<AppActors>;
+  children: ReactNode;
+}) {
+  const value = useMemo(
+    () => ({
+      actors,
+      load:
+        load ?? (() => (actors ? Promise.resolve(actors) : Promise.reject(new Error('no actors to load')))),
+    }),
+    [actors, load],
+  );
+  return <ActorsContext.Provider value={value}>{children}</ActorsContext.Provider>;
+}
+
+function useActorsValue(): ActorsValue {
+  const value = useContext(ActorsContext);
+  if (!value) throw new Error('useActors() is used outside <ActorsProvider>');
+  return value;
 }
 
 export function useActors(): AppActors {
-  const actors = useContext(ActorsContext);
-  if (!actors) throw new Error('useActors() is used outside <ActorsProvider>');
+  const { actors } = useActorsValue();
+  if (!actors) throw new Error('useActors() is used before the app actors are loaded');
   return actors;
+}
+
+/** For /login, which renders before the actors are there: the actors or null, and the way to load them. */
+export const useLazyActors = useActorsValue;
+
+/**
+ * An actor's snapshot, or null without an actor, kept in step with it (React's external store; the same
+ * function answers during hydration, when no actor exists yet).
+ */
+function useSnapshot<A extends AnyActorRef>(actor: A | null): SnapshotFrom<A> | null {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (!actor) return () => {};
+      const subscription = actor.subscribe(onChange);
+      return () => subscription.unsubscribe();
+    },
+    [actor],
+  );
+  const read = useCallback(() => (actor ? (actor.getSnapshot() as SnapshotFrom<A>) : null), [actor]);
+  return useSyncExternalStore(subscribe, read, read);
 }
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 export function useSession<T>(selector: (snapshot: SessionSnapshot) => T): T {
-  return useSelector(useActors().session, selector);
+  return selector(useSnapshot(useActors().session)!);
+}
+
+/** What a view reads of the session, or `before` while the actors are not loaded yet (/login only). */
+export function useSessionOr<T>(selector: (snapshot: SessionSnapshot) => T, before: T): T {
+  const snapshot = useSnapshot(useActorsValue().actors?.session ?? null);
+  return snapshot ? selector(snapshot) : before;
 }
 
 /** The signed-in user's role, or null before sign-in: the one way a view asks for it. */
@@ -38,5 +96,5 @@ export function useAppActor<K extends ActorName, T>(
   name: K,
   selector: (snapshot: SnapshotFrom<AppActors[K]>) => T,
 ): T {
-  return useSelector(useActors()[name] as AppActors[K], selector as (snapshot: unknown) => T);
+  return selector(useSnapshot(useActors()[name] as AppActors[K])!);
 }

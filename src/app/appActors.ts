@@ -6,7 +6,8 @@ import { impersonationMachine } from '../../machines/impersonation.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import { unreadCountMachine } from '../../machines/unreadCount.machine';
 import { readImpersonationToken, readToken } from '../api/cookies';
-import { readPendingLogin, sessionActors } from '../api/session';
+import { readPendingLogin } from '../api/pendingLogin';
+import { sessionActors } from '../api/session';
 import {
   changePassword,
   countUnread,

@@ -1,7 +1,7 @@
 import type { ActorRefFrom } from 'xstate';
 import type { sessionMachine } from '../../machines/session.machine';
 import { onUnauthenticated } from '../api/client';
-import { writePendingLogin } from '../api/session';
+import { writePendingLogin } from '../api/pendingLogin';
 
 export type SessionActor = ActorRefFrom<typeof sessionMachine>;
 

@@ -1,25 +1,52 @@
-import type { FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/navigation';
-import { useActors, useSession } from '../app/actors';
-import { prepareSignIn } from '../api/session';
-import { loadShell } from '../app/chunks';
+import { useLazyActors, useSessionOr } from '../app/actors';
+import { loadPages, loadShell } from '../app/chunks';
+import { replayEarlySubmit } from '../app/earlySubmit';
+import { loadFullStyles } from '../app/loadActors';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';
 import { AuthLayout } from './AuthLayout';
 
+/** The form as it is before the actors are loaded (and as the build renders it): signed out, nothing sent. */
+const SIGNED_OUT = {
+  signedIn: false,
+  awaitingCode: false,
+  busy: false,
+  loading: false,
+  error: null,
+  fields: {},
+  expired: false,
+};
+
+/**
+ * Starts loading what the sign-in needs as the user starts typing: the app's actors (their chunk) and the
+ * sign-in's checks, so the POST does not wait for them.
+ */
+function prepare(load: () => Promise<unknown>) {
+  load()
+    .then(() => import('../api/session'))
+    .then(({ prepareSignIn }) => prepareSignIn())
+    .catch(() => {}); // Not there yet (offline): the submit asks again.
+}
+
 export function LoginPage() {
-  const { session } = useActors();
+  const { load } = useLazyActors();
   const search = useSearch();
-  const view = useSession((s) => ({
-    signedIn: s.hasTag('signedIn'),
-    awaitingCode: s.hasTag('awaitingCode'),
-    busy: s.matches('signingIn'),
-    loading: s.matches('starting') || s.matches('loadingProfile') || s.matches('signingOut'),
-    error: s.context.error,
-    fields: s.context.fieldErrors,
-    expired: s.context.endedBecause === 'expired',
-  }));
+  useEffect(replayEarlySubmit, []);
+  const view = useSessionOr(
+    (s) => ({
+      signedIn: s.hasTag('signedIn'),
+      awaitingCode: s.hasTag('awaitingCode'),
+      busy: s.matches('signingIn'),
+      loading: s.matches('starting') || s.matches('loadingProfile') || s.matches('signingOut'),
+      error: s.context.error,
+      fields: s.context.fieldErrors,
+      expired: s.context.endedBecause === 'expired',
+    }),
+    SIGNED_OUT,
+  );
 
   if (view.signedIn) return <Redirect to={redirectTarget(search)} replace />;
   if (view.awaitingCode) return <Redirect to={`${CONFIRM_CODE_PATH}${search ? `?${search}` : ''}`} replace />;
@@ -28,20 +55,24 @@ export function LoginPage() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    session.send({
+    const signIn = {
       type: 'session.signIn',
       email: String(form.get('email') ?? ''),
       password: String(form.get('password') ?? ''),
-    });
+    } as const;
+    // Sent as soon as the actors are there (at once, unless the form was submitted before they loaded).
+    void load().then(({ session }) => session.send(signIn));
     // The code step comes next and the shell after it: fetch it while the user reads their mail.
+    loadPages().catch(() => {});
     loadShell().catch(() => {}); // Not there yet: the shell loads when it is needed, as before.
+    loadFullStyles();
   };
   const fieldError = (name: string) => view.fields[name]?.[0];
   const generalError = view.error && !Object.keys(view.fields).length ? view.error : null;
 
   return (
     <AuthLayout title="Sign in">
-      <form onSubmit={submit} onFocus={prepareSignIn} className="space-y-4" noValidate={false}>
+      <form onSubmit={submit} onFocus={() => prepare(load)} className="space-y-4" noValidate={false}>
         {view.expired && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
         {generalError && <Alert tone="error">{generalError}</Alert>}
         <TextField
