@@ -26,7 +26,14 @@ export function RegistrationCountdown({ role }: { role: Role }) {
       <p className="mb-4 text-sm text-slate-600">
         The registration window could not be loaded; trying again shortly.
       </p>
-    ) : null;
+    ) : (
+      // While it loads, the window keeps its usual room (a headline and the diet's line, two lines of it
+      // on a phone), so what is below does not move down when it arrives (issue 28's layout shift).
+      <div aria-hidden="true" className="mb-4 px-4 py-3" data-testid="registration-countdown-room">
+        <p className="font-semibold">&nbsp;</p>
+        <p className="mt-1 min-h-10 text-sm sm:min-h-5">&nbsp;</p>
+      </div>
+    );
   }
   const tone = window.open
     ? 'bg-green-50 text-green-900 ring-green-300'
