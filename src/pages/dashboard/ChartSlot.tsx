@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { chartHeight, Legend } from './ChartFrame';
 import type { ChartProps } from './Charts';
 
 // chartist and the charts' CSS are a chunk of their own, fetched after the numbers are on screen.
@@ -9,9 +10,13 @@ export function ChartSlot(props: ChartProps) {
   return (
     <Suspense
       fallback={
-        <figure className="mt-4 rounded-md bg-white p-3 ring-1 ring-slate-200">
+        <figure className="relative mt-4 min-w-0 rounded-md bg-white p-3 ring-1 ring-slate-200">
           <figcaption className="font-semibold">{props.title}</figcaption>
-          <p className="mt-2 h-[220px] text-sm text-slate-500">Loading the chart…</p>
+          <Legend series={props.series} />
+          {/* The chart's own height (React sets it through the CSSOM, which the CSP allows). */}
+          <p className="text-sm text-slate-500" style={{ height: chartHeight(props) }}>
+            Loading the chart…
+          </p>
         </figure>
       }
     >

@@ -1,6 +1,8 @@
 import { BarChart, type BarChartData, type BarChartOptions } from 'chartist';
 import 'chartist/dist/index.css';
 import './charts.css';
+import './chartistStyles';
+import { chartHeight, Legend } from './ChartFrame';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -33,6 +35,7 @@ const reducedMotion = () =>
   typeof window.matchMedia !== 'function' || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
+  const height = `${chartHeight({ labels, series, horizontal })}px`;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!ref.current) return;
@@ -46,14 +49,14 @@ function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
     const options: BarChartOptions = horizontal
       ? {
           horizontalBars: true,
-          height: `${Math.max(160, labels.length * 22 * Math.max(1, series.length * 0.7) + 40)}px`,
+          height,
           axisY: { offset: 60 },
           axisX: { onlyInteger: true },
           chartPadding: { top: 10, right: 18, bottom: 5, left: 10 },
           seriesBarDistance: 8,
         }
       : {
-          height: '220px',
+          height,
           axisX: { labelInterpolationFnc: every },
           axisY: { onlyInteger: true, offset: 36 },
         };
@@ -73,7 +76,7 @@ function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
     return () => {
       chart.detach();
     };
-  }, [labels, series, horizontal, labelEvery]);
+  }, [labels, series, horizontal, labelEvery, height]);
   return <div ref={ref} aria-hidden="true" className="dashboard-chart w-full" data-testid="chart-drawing" />;
 }
 
@@ -82,15 +85,7 @@ export default function Chart(props: ChartProps) {
   return (
     <figure className="relative mt-4 min-w-0 rounded-md bg-white p-3 ring-1 ring-slate-200">
       <figcaption className="font-semibold">{props.title}</figcaption>
-      {props.series.length > 1 && (
-        <p className="mt-1 flex flex-wrap gap-3 text-xs text-slate-600" aria-hidden="true">
-          {props.series.map((s, i) => (
-            <span key={s.name} className={`dashboard-legend dashboard-legend-${i}`}>
-              {s.name}
-            </span>
-          ))}
-        </p>
-      )}
+      <Legend series={props.series} />
       <Drawing {...props} />
       {/* A table is as wide as its cells whatever its own width: the box around it is what hides it. */}
       <div className="sr-only print:not-sr-only print:mt-2 print:text-sm">
