@@ -7,7 +7,9 @@ import { DEMO_PASSWORD, readMailedCode } from './support';
  * so it is there when the code is accepted.
  */
 
-test('/login arrives brotli-compressed: the page, its scripts and its styles', async ({ page }) => {
+test('/login arrives brotli-compressed: the page and its scripts (its styles are in the page)', async ({
+  page,
+}) => {
   const responses: Response[] = [];
   page.on('response', (response) => responses.push(response));
   await page.goto('/login');
@@ -16,8 +18,10 @@ test('/login arrives brotli-compressed: the page, its scripts and its styles', a
   const needed = responses.filter((response) =>
     ['document', 'script', 'stylesheet'].includes(response.request().resourceType()),
   );
+  // Since issue 28 /login's HTML is rendered at build time with the rules it uses inline: the whole
+  // stylesheet comes after sign-in, so a stylesheet fetched here must come compressed too, but none need.
   expect(needed.map((response) => response.request().resourceType())).toEqual(
-    expect.arrayContaining(['document', 'script', 'stylesheet']),
+    expect.arrayContaining(['document', 'script']),
   );
   for (const response of needed) {
     expect(await response.headerValue('content-encoding'), response.url()).toBe('br');
