@@ -38,7 +38,6 @@
  * A visit that is not usable in 60 s is reported as such and the run goes on. Benchmarks never fail on
  * their figures.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +51,7 @@ import { HOME_PATH, LOGIN_PATH, sidebarFor, VERIFY_PATH } from '../contract/navi
 import type { Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';
+import { buildAnchor } from './benchAnchor';
 import { recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
@@ -86,9 +86,6 @@ const COLD_ONLY = process.env.BENCH_FIRSTLOAD_COLD_ONLY === '1';
  * form, built with the project's Vite as its README says and served by a second portal (DIST_DIR).
  * BENCH_ANCHOR_DIR names another copy of its source.
  */
-const ANCHOR_SRC = path.resolve(
-  process.env.BENCH_ANCHOR_DIR ?? path.join(root, '../shared/anchors/lean-login'),
-);
 const ANCHOR_LABEL = 'one-form React page (the anchor)';
 /** /login's aim against the anchor, in bytes and in time to usable. */
 const AIM_ANCHOR_RATIO = 1.2;
@@ -107,42 +104,6 @@ type Kind = (typeof KINDS)[number];
  */
 const startPortal = (port: number, dataDir: string, distDir: string, serverBuildDir: string) =>
   startServer({ DATA_DIR: dataDir, DIST_DIR: distDir, SERVER_BUILD_DIR: serverBuildDir }, port);
-
-/**
- * Builds the anchor into `outDir` as its README says: copied inside the project (so its imports resolve
- * to the project's node_modules), built with the project's Vite and its own config, the copy removed.
- */
-function buildAnchor(outDir: string) {
-  const copy = path.join(root, `.lean-login-bench-${process.pid}`);
-  fs.cpSync(ANCHOR_SRC, copy, { recursive: true });
-  try {
-    // The source is read-only in CI: the copy is made writable so it can be removed.
-    for (const name of ['', ...fs.readdirSync(copy, { recursive: true, encoding: 'utf8' })])
-      fs.chmodSync(path.join(copy, name), 0o755);
-    execFileSync(
-      process.execPath,
-      [
-        path.join(root, 'node_modules/vite/bin/vite.js'),
-        'build',
-        copy,
-        '--config',
-        path.join(copy, 'vite.config.mjs'),
-        '--outDir',
-        outDir,
-        '--emptyOutDir',
-        '--logLevel',
-        'warn',
-      ],
-      { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
-  // scripts/start.mjs rebuilds DIST_DIR with the portal's app when a source is newer than its
-  // index.html (an edit while the bench runs): dated a day ahead, the anchor stays what is served.
-  const ahead = new Date(Date.now() + 86_400_000);
-  fs.utimesSync(path.join(outDir, 'index.html'), ahead, ahead);
-}
 
 /** The sign-in code the portal mailed to `email` after `since` (DATA_DIR/mail), waited for up to 30 s. */
 async function mailedCode(dataDir: string, email: string, since: number): Promise<string> {

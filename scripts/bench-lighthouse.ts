@@ -21,7 +21,7 @@
  * estimated savings (medians over the runs). Recorded (scripts/benchRecord.ts): the ratios to the
  * anchor, the bytes, and the accessibility and best-practices scores. Never fails on a figure.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,12 +33,12 @@ import { DOCUMENT_ENDPOINTS } from '../contract/documents.endpoints';
 import { HOME_PATH, LOGIN_PATH, PRINT_DOCUMENT_PREFIX } from '../contract/navigation';
 import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { ADMIN, SCHOOL_ADMIN, signIn, startServer, type Running } from './bench-candidates';
+import { buildAnchor } from './benchAnchor';
 import { recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
-const ANCHOR_SOURCE = path.resolve(root, '../shared/anchors/lean-login');
 /** Building the app and the server and seeding the demo: minutes on a busy shared machine. */
 const START_LIMIT_MS = 600_000;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -82,36 +82,6 @@ const median = (values: number[]) => {
 
 // ---------------------------------------------------------------------------------------------------
 // The anchor, the portals and the browser.
-
-/** The lean login built as its README says: a copy inside the project, the project's Vite, the copy removed. */
-function buildAnchor(outDir: string) {
-  const copy = path.join(root, `.lean-login-bench-${process.pid}`);
-  fs.cpSync(ANCHOR_SOURCE, copy, { recursive: true });
-  // shared/ is read-only: the copy's files are too, and Vite and the removal need to write.
-  for (const name of fs.readdirSync(copy, { recursive: true, encoding: 'utf8' }))
-    fs.chmodSync(path.join(copy, name), fs.statSync(path.join(copy, name)).isDirectory() ? 0o755 : 0o644);
-  fs.chmodSync(copy, 0o755);
-  try {
-    const built = spawnSync(
-      'npx',
-      [
-        'vite',
-        'build',
-        copy,
-        '--config',
-        path.join(copy, 'vite.config.mjs'),
-        '--outDir',
-        outDir,
-        '--logLevel',
-        'warn',
-      ],
-      { cwd: root, encoding: 'utf8' },
-    );
-    if (built.status !== 0) throw new Error(`the anchor did not build:\n${built.stdout}\n${built.stderr}`);
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
-}
 
 interface Browser {
   port: number;
