@@ -44,7 +44,6 @@ import { FIRST_NAMES, LAST_NAMES } from '../server/demo/names';
 import { random, type Random } from '../server/demo/random';
 import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/demo';
 import { figureKey, recordFigure } from './benchRecord';
-import { endpointVsSql, listCases, printPairs } from './bench-endpoint';
 
 const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
@@ -677,12 +676,20 @@ interface Round {
   results: { query: string; figures: Figures; raw: Timing | null }[];
 }
 
+/** Measured beside the candidates' portal on PostgreSQL, while it runs on the seeded database. */
+export type BesidePortal = (portal: {
+  url: string;
+  databaseUrl: string;
+  tokens: { admin: string; school_admin: string };
+}) => Promise<void>;
+
 async function measureRound(
   label: string,
   target: DatabaseTarget,
   dataDir: string,
   port: number,
   seeded: Seeded,
+  besidePostgres?: BesidePortal,
 ): Promise<Round['results']> {
   console.log(`  measuring ${label}...`);
   const env: Record<string, string> =
@@ -701,16 +708,10 @@ async function measureRound(
         raw: null,
       });
     }
-    // Issue 28: the list page beside its own statements through pg, interleaved (scripts/bench-endpoint.ts).
-    if (target.driver === 'postgres') {
-      const raw = await rawSql(target);
-      const { rows } = await raw.query(`select training_school_id from users where email = $1`, [
-        SCHOOL_ADMIN,
-      ]);
-      await raw.close();
-      const cases = listCases(tokens, Number(rows[0].training_school_id));
-      printPairs(await endpointVsSql(server.url, target.url, cases, { samples: SAMPLES }));
-    }
+    // Issue 28: what bench.ts measures beside this portal on PostgreSQL (the list page beside its own
+    // statements: scripts/bench-endpoint.ts), given rather than imported so neither file imports the other.
+    if (target.driver === 'postgres')
+      await besidePostgres?.({ url: server.url, databaseUrl: target.url, tokens });
   } finally {
     await server.stop();
   }
@@ -883,7 +884,7 @@ export async function onEachDatabase<T>(
   return results;
 }
 
-async function postgresRounds(port: number): Promise<Round[]> {
+async function postgresRounds(port: number, besidePostgres?: BesidePortal): Promise<Round[]> {
   const database = await createBenchDatabase('candidates');
   if (!database) return [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-candidates-pg-'));
@@ -906,6 +907,7 @@ async function postgresRounds(port: number): Promise<Round[]> {
           dataDir,
           port,
           seeded,
+          besidePostgres,
         ),
       },
     ];
@@ -915,13 +917,19 @@ async function postgresRounds(port: number): Promise<Round[]> {
   }
 }
 
-export async function benchCandidates({ port }: { port: number }): Promise<void> {
+export async function benchCandidates({
+  port,
+  besidePostgres,
+}: {
+  port: number;
+  besidePostgres?: BesidePortal;
+}): Promise<void> {
   console.log(
     `\nCandidates at scale: ${TOTAL.toLocaleString('en')} candidates, ${SAMPLES} timed requests a query after ${WARM_UP} warm-up`,
   );
   const rounds: Round[] = [];
   if (DRIVERS.includes('pglite')) rounds.push(...(await pgliteRounds(port)));
-  if (DRIVERS.includes('postgres')) rounds.push(...(await postgresRounds(port)));
+  if (DRIVERS.includes('postgres')) rounds.push(...(await postgresRounds(port, besidePostgres)));
   if (!rounds.length) return;
 
   const ms = (value: number) => `${value.toFixed(1)} ms`;

@@ -7,7 +7,7 @@
  * turn (the order alternates), so the machine's load falls on both alike. The figure is the ratio of
  * the medians, raw SQL latency over HTTP latency: 1.0 means the endpoint costs nothing beyond its SQL.
  *
- * Called by the candidates part on PostgreSQL (scripts/bench-candidates.ts) while its portal runs; run
+ * Run by the candidates part on PostgreSQL (bench.ts gives it listBesideSql) while its portal runs; run
  * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
  * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
  */
@@ -20,8 +20,17 @@ import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
 import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
 import { candidateListStatements, type ListScope } from '../server/candidates/list';
 import { openDatabase } from '../server/db/client';
+import {
+  ADMIN,
+  SCHOOL_ADMIN,
+  createBenchDatabase,
+  seedDatabase,
+  signIn,
+  startServer,
+  type BesidePortal,
+} from './bench-candidates';
 
-export interface Pair {
+interface Pair {
   label: string;
   http: { median: number; p95: number };
   raw: { median: number; p95: number };
@@ -47,7 +56,7 @@ interface Case {
  * Each case `samples` times after `warmUp`: one HTTP request and one raw run of its statements, the
  * order alternating, on one connection of pg (the portal's pool keeps its own open connections too).
  */
-export async function endpointVsSql(
+async function endpointVsSql(
   url: string,
   databaseUrl: string,
   cases: Case[],
@@ -126,7 +135,7 @@ async function rawFirst(raw: () => Promise<number>, http: () => Promise<number>)
 }
 
 /** The list cases: the board admin's whole list, page 1, and a school admin's Registered list, page 1. */
-export function listCases(tokens: { admin: string; school_admin: string }, schoolId: number): Case[] {
+function listCases(tokens: { admin: string; school_admin: string }, schoolId: number): Case[] {
   return [
     {
       label: 'candidate list, board admin, no filter, page 1',
@@ -143,7 +152,7 @@ export function listCases(tokens: { admin: string; school_admin: string }, schoo
   ];
 }
 
-export function printPairs(pairs: Pair[]) {
+function printPairs(pairs: Pair[]) {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   console.log(
     `\nEndpoint beside its SQL (interleaved, ${pairs[0]?.samples ?? 0} pairs; load average ${os
@@ -161,8 +170,6 @@ export function printPairs(pairs: Pair[]) {
 }
 
 async function main() {
-  const { createBenchDatabase, seedDatabase, signIn, startServer, ADMIN, SCHOOL_ADMIN } =
-    await import('./bench-candidates');
   const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
   const keep = process.env.BENCH_KEEP_DATABASE;
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -200,19 +207,7 @@ async function main() {
         admin: await signIn(running.url, dataDir, ADMIN),
         school_admin: await signIn(running.url, dataDir, SCHOOL_ADMIN),
       };
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      const { rows } = await client.query('select training_school_id from users where email = $1', [
-        SCHOOL_ADMIN,
-      ]);
-      await client.end();
-      const pairs = await endpointVsSql(
-        running.url,
-        databaseUrl,
-        listCases(tokens, Number(rows[0].training_school_id)),
-        { samples: Number(process.env.BENCH_SAMPLES ?? 400) },
-      );
-      printPairs(pairs);
+      await listBesideSql({ url: running.url, databaseUrl, tokens });
     } finally {
       await running.stop();
     }
@@ -222,11 +217,23 @@ async function main() {
   }
 }
 
-// Not awaited at the top level: main imports bench-candidates, which imports this module, whose
-// evaluation must finish first.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? '')) {
   main().catch((error) => {
     console.error(error);
     process.exit(1);
   });
 }
+
+/** The candidate list pages beside their own statements through pg, on the candidates part's portal. */
+export const listBesideSql: BesidePortal = async ({ url, databaseUrl, tokens }) => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query('select training_school_id from users where email = $1', [
+    SCHOOL_ADMIN,
+  ]);
+  await client.end();
+  const cases = listCases(tokens, Number(rows[0].training_school_id));
+  printPairs(
+    await endpointVsSql(url, databaseUrl, cases, { samples: Number(process.env.BENCH_SAMPLES ?? 200) }),
+  );
+};

@@ -62,6 +62,7 @@ import { benchPayments } from './bench-payments';
 import { benchPdf } from './bench-pdf';
 import { benchScores } from './bench-scores';
 import { benchCandidates } from './bench-candidates';
+import { listBesideSql } from './bench-endpoint';
 import { benchDashboard } from './bench-dashboard';
 import { benchIntegrity } from './bench-integrity';
 import { benchLighthouse } from './bench-lighthouse';
@@ -173,7 +174,8 @@ async function main() {
   ];
   if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
   if (!ONLY || ONLY === 'start') await benchStart();
-  if (!ONLY || ONLY === 'candidates') await benchCandidates({ port: await partPort(1) });
+  if (!ONLY || ONLY === 'candidates')
+    await benchCandidates({ port: await partPort(1), besidePostgres: listBesideSql });
   if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: await partPort(2) });
   if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: await partPort(3) });
   if (!ONLY || ONLY === 'bulk') await benchBulk({ port: await partPort(4) });

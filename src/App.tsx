@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
 import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
 import { useLazyActors } from './app/actors';
-import { loadPages } from './app/chunks';
+import { loadPages } from './app/pagesChunk';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';
 import { LoginPage } from './pages/LoginPage';
 import { Splash } from './ui/controls';

@@ -4,6 +4,3 @@
  * code from their mail: on a slow link the shell is then already there when the code is accepted.
  */
 export const loadShell = () => import('../shell/Shell');
-
-/** Every page but /login (the code step, the public pages, the shell's route): loaded with the actors. */
-export const loadPages = () => import('../Pages');

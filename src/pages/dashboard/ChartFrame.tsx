@@ -1,4 +1,22 @@
-import type { ChartProps } from './Charts';
+/** One series of bars, in the order of the chart's labels. */
+interface ChartSeries {
+  name: string;
+  values: number[];
+}
+
+export interface ChartProps {
+  title: string;
+  labels: string[];
+  series: ChartSeries[];
+  /** Bars left to right (a category a row), for long labels on a phone. */
+  horizontal?: boolean;
+  /** Show every n-th label on the axis (the table has them all). */
+  labelEvery?: number;
+  /** How the table writes a value (a percentage, a count). */
+  format?: (value: number) => string;
+  /** The table's header of the label column. */
+  labelHeader: string;
+}
 
 /**
  * What a chart's frame needs before chartist is here: its drawing's height and its legend, so the

@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { chartHeight, Legend } from './ChartFrame';
-import type { ChartProps } from './Charts';
+import { chartHeight, Legend, type ChartProps } from './ChartFrame';
 
 // chartist and the charts' CSS are a chunk of their own, fetched after the numbers are on screen.
 const Chart = lazy(() => import('./Charts'));

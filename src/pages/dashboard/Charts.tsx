@@ -2,7 +2,7 @@ import { BarChart, type BarChartData, type BarChartOptions } from 'chartist';
 import 'chartist/dist/index.css';
 import './charts.css';
 import './chartistStyles';
-import { chartHeight, Legend } from './ChartFrame';
+import { chartHeight, Legend, type ChartProps } from './ChartFrame';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -11,25 +11,6 @@ import { useEffect, useRef } from 'react';
  * readers read and print shows (visually hidden on screen). Bars grow in only when the user has not
  * asked for reduced motion.
  */
-
-interface ChartSeries {
-  name: string;
-  values: number[];
-}
-
-export interface ChartProps {
-  title: string;
-  labels: string[];
-  series: ChartSeries[];
-  /** Bars left to right (a category a row), for long labels on a phone. */
-  horizontal?: boolean;
-  /** Show every n-th label on the axis (the table has them all). */
-  labelEvery?: number;
-  /** How the table writes a value (a percentage, a count). */
-  format?: (value: number) => string;
-  /** The table's header of the label column. */
-  labelHeader: string;
-}
 
 const reducedMotion = () =>
   typeof window.matchMedia !== 'function' || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
