@@ -1,4 +1,12 @@
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { AnyActorRef, SnapshotFrom } from 'xstate';
 import type { Role } from '../../contract/roles';
 import type { sessionMachine } from '../../machines/session.machine';
@@ -56,10 +64,15 @@ export function useActors(): AppActors {
 export const useLazyActors = useActorsValue;
 
 /**
- * An actor's snapshot, or null without an actor, kept in step with it (React's external store; the same
- * function answers during hydration, when no actor exists yet).
+ * What `selector` reads of an actor's snapshot (`before` without an actor, during hydration), kept in
+ * step with it through React's external store. As @xstate/react's useSelector (which /login's entry
+ * must not carry): a view re-renders only when what it selects changes, not at every snapshot.
  */
-function useSnapshot<A extends AnyActorRef>(actor: A | null): SnapshotFrom<A> | null {
+function useSelected<A extends AnyActorRef, T>(
+  actor: A | null,
+  selector: (snapshot: SnapshotFrom<A>) => T,
+  before: T,
+): T {
   const subscribe = useCallback(
     (onChange: () => void) => {
       if (!actor) return () => {};
@@ -68,20 +81,30 @@ function useSnapshot<A extends AnyActorRef>(actor: A | null): SnapshotFrom<A> | 
     },
     [actor],
   );
-  const read = useCallback(() => (actor ? (actor.getSnapshot() as SnapshotFrom<A>) : null), [actor]);
+  const last = useRef<{ snapshot: unknown; selector: unknown; value: T } | null>(null);
+  const read = () => {
+    if (!actor) return before;
+    const snapshot = actor.getSnapshot() as SnapshotFrom<A>;
+    const kept = last.current;
+    if (kept && kept.snapshot === snapshot && kept.selector === selector) return kept.value;
+    const value = selector(snapshot);
+    // The same value as before is answered as the very same one: React then leaves the view alone.
+    const answer = kept && Object.is(kept.value, value) ? kept.value : value;
+    last.current = { snapshot, selector, value: answer };
+    return answer;
+  };
   return useSyncExternalStore(subscribe, read, read);
 }
 
 type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
 export function useSession<T>(selector: (snapshot: SessionSnapshot) => T): T {
-  return selector(useSnapshot(useActors().session)!);
+  return useSelected(useActors().session, selector, undefined as T);
 }
 
 /** What a view reads of the session, or `before` while the actors are not loaded yet (/login only). */
 export function useSessionOr<T>(selector: (snapshot: SessionSnapshot) => T, before: T): T {
-  const snapshot = useSnapshot(useActorsValue().actors?.session ?? null);
-  return snapshot ? selector(snapshot) : before;
+  return useSelected(useActorsValue().actors?.session ?? null, selector, before);
 }
 
 /** The signed-in user's role, or null before sign-in: the one way a view asks for it. */
@@ -96,5 +119,5 @@ export function useAppActor<K extends ActorName, T>(
   name: K,
   selector: (snapshot: SnapshotFrom<AppActors[K]>) => T,
 ): T {
-  return selector(useSnapshot(useActors()[name] as AppActors[K])!);
+  return useSelected(useActors()[name] as AppActors[K], selector, undefined as T);
 }
