@@ -14,9 +14,9 @@ function attrThroughCssom(this: Svg, attributes: unknown, ns?: string) {
     const { style, ...rest } = attributes as Record<string, unknown>;
     const node = this.getNode();
     if (typeof style === 'string' && 'style' in node) (node as SVGElement).style.cssText += style;
-    return attr.call(this, rest, ns);
+    return attr.apply(this, [rest, ns]);
   }
-  return attr.call(this, attributes, ns);
+  return attr.apply(this, [attributes, ns]);
 }
 
 Svg.prototype.attr = attrThroughCssom as typeof Svg.prototype.attr;
