@@ -37,7 +37,7 @@ export function formatDate(isoDate: string): string {
 
 type ClockParts = Record<'year' | 'month' | 'day' | 'hour' | 'minute', string>;
 
-const HOUR = 3_600_000;
+const DAY = 86_400_000;
 /** The span read by arithmetic; a moment outside it is read by Intl each time. */
 const FAST_FROM = Date.UTC(1900, 0, 1);
 const FAST_TO = Date.UTC(2200, 0, 1);
@@ -45,9 +45,9 @@ const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /**
  * A zone's wall clock at a moment. Intl's `formatToParts` costs microseconds a call (a CSV export of a
- * million rows spent 30 % of its time there), so Intl is asked the zone's offset once an hour of time,
- * at the hour's first and last second, and a moment in an hour whose two agree (every hour but one that
- * holds a change of the zone's clock) is read by arithmetic from that offset; any other moment, and
+ * million rows spent 30 % of its time there), so Intl is asked the zone's offset once a day (UTC), at
+ * the day's first and last second, and a moment in a day whose two agree (every day but one that holds
+ * a change of the zone's clock) is read by arithmetic from that offset; any other moment, and
  * one before 1900 or after 2199, is read by Intl itself. Exported for its test, which holds it to Intl
  * in zones with summer time and odd offsets.
  */
@@ -72,18 +72,19 @@ export function zonedClock(timeZone: string): (instant: string | Date) => ClockP
     const p = read(withSeconds, time);
     return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - time;
   };
-  // Hour (of time since 1970) to the zone's offset in it, NaN where it changes within the hour.
+  // Day (since 1970) to the zone's offset in it, NaN where it changes within the day. 300 years of
+  // days are 110,000 numbers: the map is emptied only past that.
   const offsets = new Map<number, number>();
   return (instant) => {
     const time = new Date(instant).getTime();
     if (!(time >= FAST_FROM && time < FAST_TO)) return read(intl, time) as ClockParts;
-    const hour = Math.floor(time / HOUR);
-    let offset = offsets.get(hour);
+    const day = Math.floor(time / DAY);
+    let offset = offsets.get(day);
     if (offset === undefined) {
-      if (offsets.size >= 10_000) offsets.clear();
-      const first = offsetAt(hour * HOUR);
-      offset = first === offsetAt(hour * HOUR + HOUR - 1000) ? first : NaN;
-      offsets.set(hour, offset);
+      if (offsets.size >= 120_000) offsets.clear();
+      const first = offsetAt(day * DAY);
+      offset = first === offsetAt(day * DAY + DAY - 1000) ? first : NaN;
+      offsets.set(day, offset);
     }
     if (Number.isNaN(offset)) return read(intl, time) as ClockParts;
     const local = new Date(time + offset);

@@ -55,7 +55,7 @@ describe('formatDateTime and boardDay: Lagos time, whatever the machine’s zone
   });
 });
 
-describe('zonedClock: Intl read once an hour, the same wall clock as Intl at every moment', () => {
+describe('zonedClock: Intl read once a day, the same wall clock as Intl at every moment', () => {
   const byIntl = (timeZone: string) => {
     const format = new Intl.DateTimeFormat('en-GB', {
       timeZone,
