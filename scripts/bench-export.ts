@@ -12,10 +12,14 @@
  * `npx tsx scripts/bench-export.ts`: seeds BENCH_CANDIDATES (1,000,000 by default) into a database of
  * its own and drops it after; BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
  * BENCH_ROUNDS (3) rounds; BENCH_PORTAL_NODE_ARGS as bench-candidates' (e.g. --cpu-prof).
+ * BENCH_EXPORT_BASELINE: the folder of another copy of the portal (an older commit, `git archive` into a
+ * folder with this one's node_modules linked in): its export runs too, in the same rounds, on the same
+ * database, the three in turn, so a change is measured against the code before it under the same load.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { desc } from 'drizzle-orm';
@@ -24,7 +28,14 @@ import { CANDIDATES_LIST } from '../contract/lists';
 import { selectRows } from '../server/candidates/records';
 import { openDatabase } from '../server/db/client';
 import { candidates } from '../server/db/schema';
-import { ADMIN, createBenchDatabase, seedDatabase, signIn, startServer } from './bench-candidates';
+import {
+  ADMIN,
+  createBenchDatabase,
+  seedDatabase,
+  signIn,
+  startServer,
+  type Running,
+} from './bench-candidates';
 
 interface Read {
   seconds: number;
@@ -50,21 +61,40 @@ function rssMb(pid: number): number | null {
   }
 }
 
+/** The portal's CPU seconds so far, user and system (/proc: clock ticks of 1/100 s), or NaN. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The export downloaded to its end, the portal's memory read every 50 ms meanwhile. */
 async function exportOnce(url: string, token: string, pid: number, query = '') {
   const before = rssMb(pid) ?? 0;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid) ?? 0)), 50);
+  const cpu = cpuSeconds(pid);
   const started = performance.now();
   try {
-    const response = await fetch(`${url}${CANDIDATES_LIST.path}?format=csv${query}`, {
-      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' },
-    });
-    if (response.status !== 200) throw new Error(`export: ${response.status} ${await response.text()}`);
+    // node:http, not fetch: its web stream costs this process several times what the portal's
+    // writes do, and this process shares the machine's two cores with the portal and PostgreSQL.
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http
+        .get(
+          `${url}${CANDIDATES_LIST.path}?format=csv${query}`,
+          { headers: { authorization: `Bearer ${token}` } },
+          resolve,
+        )
+        .on('error', reject),
+    );
+    if (response.statusCode !== 200) throw new Error(`export: ${response.statusCode}`);
     const hash = createHash('sha256');
     let bytes = 0;
     let lines = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
       hash.update(chunk);
       bytes += chunk.length;
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
@@ -75,7 +105,7 @@ async function exportOnce(url: string, token: string, pid: number, query = '') {
       lines,
       sha: hash.digest('hex').slice(0, 12),
     };
-    return { read, rss: { before, peak } };
+    return { read, rss: { before, peak }, cpu: cpuSeconds(pid) - cpu };
   } finally {
     clearInterval(sampler);
   }
@@ -126,6 +156,34 @@ async function copyStatement(databaseUrl: string): Promise<string> {
   }
 }
 
+/** The portal of another folder (BENCH_EXPORT_BASELINE), started as startServer starts this one. */
+async function startBaseline(dir: string, env: Record<string, string>, port: number): Promise<Running> {
+  const child = spawn(process.execPath, [path.join(dir, 'scripts/start.mjs')], {
+    cwd: dir,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', QUIET: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; waited < 300_000; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`the baseline portal exited at start:\n${stderr}`);
+    const healthy = await fetch(`${url}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, pid: child.pid!, stop };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error('the baseline portal did not become healthy');
+}
+
 async function keptOrNew(total: number) {
   const keep = process.env.BENCH_KEEP_DATABASE;
   const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -159,45 +217,85 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-export-'));
   try {
     const statement = await copyStatement(database.url);
-    const running = await startServer(
-      { DATABASE_URL: database.url, DATA_DIR: dataDir },
-      Number(process.env.BENCH_PORT ?? 20_000 + Math.floor(Math.random() * 20_000)),
-    );
+    const port = () => 20_000 + Math.floor(Math.random() * 20_000);
+    const running = await startServer({ DATABASE_URL: database.url, DATA_DIR: dataDir }, port());
+    const baselineDir = process.env.BENCH_EXPORT_BASELINE;
+    const baselineData = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-export-baseline-'));
+    let baseline: Running | null = null;
     try {
-      const token = await signIn(running.url, dataDir, ADMIN);
-      // One small export first, so both sides start warm (the portal's modules, the tables' pages).
-      const first = await exportOnce(running.url, token, running.pid, small);
-      console.log(
-        `filtered export (${small}): ${first.read.lines - 1} rows, ${first.read.seconds.toFixed(2)} s, ` +
-          `RSS ${first.rss.before.toFixed(0)} -> peak ${first.rss.peak.toFixed(0)} MB, sha ${first.read.sha} (load ${load()})`,
-      );
-      for (let round = 1; round <= rounds; round++) {
-        const exportFirst = round % 2 === 1;
-        let copy: Read;
-        let exported: Awaited<ReturnType<typeof exportOnce>>;
-        if (exportFirst) {
-          exported = await exportOnce(running.url, token, running.pid);
-          copy = await copyOnce(database.url, statement);
-        } else {
-          copy = await copyOnce(database.url, statement);
-          exported = await exportOnce(running.url, token, running.pid);
+      baseline = baselineDir
+        ? await startBaseline(baselineDir, { DATABASE_URL: database.url, DATA_DIR: baselineData }, port())
+        : null;
+      const portals = [
+        { label: 'export', running, token: await signIn(running.url, dataDir, ADMIN) },
+        ...(baseline
+          ? [
+              {
+                label: 'baseline export',
+                running: baseline,
+                token: await signIn(baseline.url, baselineData, ADMIN),
+              },
+            ]
+          : []),
+      ];
+      const filtered = async () => {
+        for (const portal of portals) {
+          const { read, rss, cpu } = await exportOnce(
+            portal.running.url,
+            portal.token,
+            portal.running.pid,
+            small,
+          );
+          console.log(
+            `${portal.label}, filtered (${small}): ${read.lines - 1} rows, ${read.seconds.toFixed(2)} s, CPU ` +
+              `${cpu.toFixed(2)} s, RSS ${rss.before.toFixed(0)} -> peak ${rss.peak.toFixed(0)} MB, sha ${read.sha} (load ${load()})`,
+          );
         }
-        const { read, rss } = exported;
+      };
+      // Small exports first, so every side starts warm (the portals' modules, the tables' pages).
+      await filtered();
+      const runs = [
+        ...portals.map((portal) => async () => {
+          const { read, rss, cpu } = await exportOnce(portal.running.url, portal.token, portal.running.pid);
+          return {
+            label: portal.label,
+            read,
+            text:
+              `CPU ${cpu.toFixed(2)} s, ${read.lines - 1} rows, ${(read.bytes / 1e6).toFixed(1)} MB, sha ${read.sha}, ` +
+              `RSS ${rss.before.toFixed(0)} -> peak ${rss.peak.toFixed(0)} MB`,
+          };
+        }),
+        async () => {
+          const read = await copyOnce(database.url, statement);
+          return { label: 'COPY', read, text: `${read.lines - 1} rows, ${(read.bytes / 1e6).toFixed(1)} MB` };
+        },
+      ];
+      for (let round = 1; round <= rounds; round++) {
+        // Each round starts with the next of them, so each is first, second and last in turn.
+        const order = runs.map((_, i) => runs[(i + round - 1) % runs.length]);
+        const results = [];
+        for (const run of order) results.push(await run());
+        const copy = results.find((result) => result.label === 'COPY')!.read.seconds;
         console.log(
-          `round ${round} (${exportFirst ? 'export first' : 'COPY first'}): export ${read.seconds.toFixed(2)} s ` +
-            `(${read.lines - 1} rows, ${(read.bytes / 1e6).toFixed(1)} MB, sha ${read.sha}, RSS ${rss.before.toFixed(0)} -> ` +
-            `peak ${rss.peak.toFixed(0)} MB) | COPY ${copy.seconds.toFixed(2)} s (${copy.lines - 1} rows, ` +
-            `${(copy.bytes / 1e6).toFixed(1)} MB) | COPY / export ${(copy.seconds / read.seconds).toFixed(2)}x ` +
-            `(export ${(read.seconds / copy.seconds).toFixed(1)}x slower) | load ${load()}`,
+          `round ${round}: ` +
+            results
+              .map(
+                (result) =>
+                  `${result.label} ${result.read.seconds.toFixed(2)} s` +
+                  (result.label === 'COPY'
+                    ? ''
+                    : ` (${(result.read.seconds / copy).toFixed(2)}x COPY's time)`) +
+                  ` [${result.text}]`,
+              )
+              .join(' | ') +
+            ` | load ${load()}`,
         );
       }
-      const last = await exportOnce(running.url, token, running.pid, small);
-      console.log(
-        `filtered export (${small}): ${last.read.lines - 1} rows, ${last.read.seconds.toFixed(2)} s, ` +
-          `RSS ${last.rss.before.toFixed(0)} -> peak ${last.rss.peak.toFixed(0)} MB, sha ${last.read.sha} (load ${load()})`,
-      );
+      await filtered();
     } finally {
+      await baseline?.stop();
       await running.stop();
+      fs.rmSync(baselineData, { recursive: true, force: true });
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
