@@ -26,7 +26,7 @@ const config: KnipConfig = {
   // The scripts' and the tests' exports are checked too: nothing imports an entry by accident.
   includeEntryExports: true,
   // System programs the benchmarks and the start-error test run, not npm packages.
-  ignoreBinaries: ['wrk', 'mount', 'umount'],
+  ignoreBinaries: ['wrk', 'mount', 'umount', 'psql'],
   // Read as font files by path (server/documents/pdfText.ts require.resolve), never imported.
   ignoreDependencies: ['dejavu-fonts-ttf'],
 };

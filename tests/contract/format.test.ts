@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBoardDate } from '../../contract/dates';
-import { boardDay, formatDate, formatDateTime, formatPersonName } from '../../contract/format';
+import { boardDay, formatDate, formatDateTime, formatPersonName, zonedClock } from '../../contract/format';
 
 /** The one way the portal writes names, dates and times, and reads the dates people type. */
 
@@ -52,6 +52,59 @@ describe('formatDateTime and boardDay: Lagos time, whatever the machine’s zone
     expect(formatDateTime('2026-12-31T23:30:00Z')).toBe('01/01/2027 00:30');
     expect(boardDay(new Date('2026-12-31T23:30:00Z'))).toBe('2027-01-01');
     expect(boardDay(new Date('2026-12-31T22:59:59Z'))).toBe('2026-12-31');
+  });
+});
+
+describe('zonedClock: Intl read once a day, the same wall clock as Intl at every moment', () => {
+  const byIntl = (timeZone: string) => {
+    const format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    return (time: number) => {
+      const parts = Object.fromEntries(format.formatToParts(time).map((part) => [part.type, part.value]));
+      return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+    };
+  };
+  // Summer time at whole hours (London), at half past (St John's), by half an hour (Lord Howe), an
+  // offset of 5:45 (Kathmandu), Lagos' own history (+0:13:35 local mean time until 1919, then +0:30, +1).
+  it.each(['Africa/Lagos', 'Europe/London', 'America/St_Johns', 'Australia/Lord_Howe', 'Asia/Kathmandu'])(
+    '%s',
+    (timeZone) => {
+      const clock = zonedClock(timeZone);
+      const intl = byIntl(timeZone);
+      const show = (time: number) => {
+        const p = clock(new Date(time));
+        return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+      };
+      let seed = 7;
+      const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+      const moments: number[] = [];
+      // Every 17 minutes and 13 seconds through two years of clock changes, and moments either side.
+      for (let time = Date.UTC(2025, 0, 1); time < Date.UTC(2027, 0, 1); time += 1_033_000)
+        moments.push(time);
+      for (let i = 0; i < 10_000; i++)
+        moments.push(Date.UTC(1850, 0, 1) + Math.floor(random() * 400 * 365.25 * 86_400_000));
+      const differing = moments.filter((time) => show(time) !== intl(time));
+      expect(differing.map((time) => new Date(time).toISOString())).toEqual([]);
+    },
+  );
+
+  it('takes the text of a moment as a Date does, and refuses what is not one as Intl does', () => {
+    const clock = zonedClock('Africa/Lagos');
+    expect(clock('2026-11-23T13:05:59.999Z')).toEqual({
+      year: '2026',
+      month: '11',
+      day: '23',
+      hour: '14',
+      minute: '05',
+    });
+    expect(() => clock('not a moment')).toThrow(RangeError);
   });
 });
 
