@@ -66,6 +66,14 @@ interface OtherSide {
   request: (i: number) => { url: string; headers: Record<string, string> };
 }
 
+const shuffled = (items: number[]) => {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+};
+
 /** The statements one case sends, as the raw side (and the bare route) run them. */
 async function statementsOf(handle: Awaited<ReturnType<typeof openDatabase>>, one: Case) {
   const params = Object.fromEntries(new URL(one.path, 'http://bench').searchParams);
@@ -90,7 +98,7 @@ async function timed(url: string, headers: Record<string, string>) {
 
 /**
  * Each case `samples` times after `warmUp`: one HTTP request to the portal, one to each other side, and
- * one raw run of its statements, the order turning round each time, on one connection of pg (the
+ * one raw run of its statements, in a random order each time, on one connection of pg (the
  * portal's pool keeps its own open connections too).
  */
 async function endpointVsSql(
@@ -127,9 +135,9 @@ async function endpointVsSql(
       ];
       const times = sides.map(() => [] as number[]);
       for (let i = 0; i < warmUp + samples; i++) {
-        // Each side first in turn, so none always follows the same one.
-        for (let k = 0; k < sides.length; k++) {
-          const side = (i + k) % sides.length;
+        // The sides in a new random order each time: a side that always followed the same one would
+        // inherit what that one's process still does after answering (its garbage, its pool).
+        for (const side of shuffled(sides.map((_, k) => k))) {
           const elapsed = await sides[side]();
           if (i >= warmUp) times[side].push(elapsed);
         }
