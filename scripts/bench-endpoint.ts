@@ -3,13 +3,16 @@
  * Indexed Candidates, no filter, page 1, and a school admin's Registered list) requested over HTTP with
  * a signed-in user's token, interleaved in one loop with the same statements sent raw through pg
  * (node-postgres) from this process: the window of rows, then the planner's estimate and the capped
- * count exactly when the portal would run them (server/http/paging.ts readPage). Each pair runs in
- * turn (the order alternates), so the machine's load falls on both alike. The figure is the ratio of
- * the medians, raw SQL latency over HTTP latency: 1.0 means the endpoint costs nothing beyond its SQL.
+ * count when the portal would need them (server/http/paging.ts readPage; the portal now sends the
+ * estimate beside the window). Every sample asks each side once, in a random order, so the machine's
+ * load falls on all alike. The figure is the ratio of the medians, raw SQL latency over HTTP latency:
+ * 1.0 means the endpoint costs nothing beyond its SQL.
  *
  * Run by the candidates part on PostgreSQL (bench.ts gives it listBesideSql) while its portal runs; run
  * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
- * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
+ * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused). Run
+ * alone it also takes BENCH_BASE_ROOT (another checkout's portal, the code before a change, asked in the
+ * same loop) and BENCH_BARE=1 (a bare Hono route with the same statements: the HTTP hop's floor).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
