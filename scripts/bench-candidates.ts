@@ -487,12 +487,14 @@ export async function startServer(
   env: Record<string, string>,
   port: number,
   limitMs = 180_000,
+  /** Another checkout's portal (a baseline beside this one): its root, with its own dist-server. */
+  dir = root,
 ): Promise<Running> {
   // BENCH_PORTAL_NODE_ARGS: Node's own options for the portal's process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   // to profile what a part measures (Node refuses --cpu-prof in NODE_OPTIONS).
   const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(root, 'scripts/start.mjs')], {
-    cwd: root,
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, path.join(dir, 'scripts/start.mjs')], {
+    cwd: dir,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', QUIET: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

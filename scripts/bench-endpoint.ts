@@ -3,14 +3,18 @@
  * Indexed Candidates, no filter, page 1, and a school admin's Registered list) requested over HTTP with
  * a signed-in user's token, interleaved in one loop with the same statements sent raw through pg
  * (node-postgres) from this process: the window of rows, then the planner's estimate and the capped
- * count exactly when the portal would run them (server/http/paging.ts readPage). Each pair runs in
- * turn (the order alternates), so the machine's load falls on both alike. The figure is the ratio of
- * the medians, raw SQL latency over HTTP latency: 1.0 means the endpoint costs nothing beyond its SQL.
+ * count when the portal would need them (server/http/paging.ts readPage; the portal now sends the
+ * estimate beside the window). Every sample asks each side once, in a random order, so the machine's
+ * load falls on all alike. The figure is the ratio of the medians, raw SQL latency over HTTP latency:
+ * 1.0 means the endpoint costs nothing beyond its SQL.
  *
  * Run by the candidates part on PostgreSQL (bench.ts gives it listBesideSql) while its portal runs; run
  * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
- * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
+ * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused). Run
+ * alone it also takes BENCH_BASE_ROOT (another checkout's portal, the code before a change, asked in the
+ * same loop) and BENCH_BARE=1 (a bare Hono route with the same statements: the HTTP hop's floor).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,13 +34,20 @@ import {
   type BesidePortal,
 } from './bench-candidates';
 
+interface Timing {
+  median: number;
+  p95: number;
+}
+
 interface Pair {
   label: string;
-  http: { median: number; p95: number };
-  raw: { median: number; p95: number };
+  http: Timing;
+  raw: Timing;
   samples: number;
   /** Raw SQL's median latency over the endpoint's: the endpoint runs at this fraction of its SQL's speed. */
   ratio: number;
+  /** The other HTTP sides of the same loop (a baseline portal, the bare route), by name. */
+  others: { name: string; http: Timing; ratio: number }[];
 }
 
 /** As server/http/paging.ts: an estimate this far past the limit is the total, no count runs. */
@@ -52,40 +63,61 @@ interface Case {
   scope: ListScope;
 }
 
+/** Another HTTP side of the loop: its URL for case `i` and the headers it is asked with. */
+interface OtherSide {
+  name: string;
+  request: (i: number) => { url: string; headers: Record<string, string> };
+}
+
+const shuffled = (items: number[]) => {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+};
+
+/** The statements one case sends, as the raw side (and the bare route) run them. */
+async function statementsOf(handle: Awaited<ReturnType<typeof openDatabase>>, one: Case) {
+  const params = Object.fromEntries(new URL(one.path, 'http://bench').searchParams);
+  const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
+  const page = Number(params.page ?? 1);
+  const [window, estimate, count] = await candidateListStatements(handle.db, one.scope, params, {
+    page,
+    perPage,
+    offset: (page - 1) * perPage,
+  });
+  return { window, estimate, count, perPage, trusted: ESTIMATE_TRUSTED };
+}
+
+async function timed(url: string, headers: Record<string, string>) {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  const elapsed = performance.now() - started;
+  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${body}`);
+  return elapsed;
+}
+
 /**
- * Each case `samples` times after `warmUp`: one HTTP request and one raw run of its statements, the
- * order alternating, on one connection of pg (the portal's pool keeps its own open connections too).
+ * Each case `samples` times after `warmUp`: one HTTP request to the portal, one to each other side, and
+ * one raw run of its statements, in a random order each time, on one connection of pg (the
+ * portal's pool keeps its own open connections too).
  */
 async function endpointVsSql(
   url: string,
   databaseUrl: string,
   cases: Case[],
-  { samples = 400, warmUp = 40 } = {},
+  { samples = 400, warmUp = 40, others = [] as OtherSide[] } = {},
 ): Promise<Pair[]> {
   const handle = await openDatabase({ driver: 'postgres', url: databaseUrl });
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const pairs: Pair[] = [];
   try {
-    for (const one of cases) {
-      const params = Object.fromEntries(new URL(one.path, 'http://bench').searchParams);
-      const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
-      const page = Number(params.page ?? 1);
-      const [window, estimate, count] = await candidateListStatements(handle.db, one.scope, params, {
-        page,
-        perPage,
-        offset: (page - 1) * perPage,
-      });
-      const http = async () => {
-        const started = performance.now();
-        const response = await fetch(url + one.path, {
-          headers: { accept: 'application/json', authorization: `Bearer ${one.token}` },
-        });
-        const body = await response.text();
-        const elapsed = performance.now() - started;
-        if (response.status !== 200) throw new Error(`GET ${one.path}: ${response.status} ${body}`);
-        return elapsed;
-      };
+    for (const [index, one] of cases.entries()) {
+      const { window, estimate, count, perPage } = await statementsOf(handle, one);
+      const headers = { accept: 'application/json', authorization: `Bearer ${one.token}` };
       const raw = async () => {
         const started = performance.now();
         const { rows } = await client.query(window.text, window.values);
@@ -96,28 +128,39 @@ async function endpointVsSql(
         }
         return performance.now() - started;
       };
-      const times = { http: [] as number[], raw: [] as number[] };
+      const sides: (() => Promise<number>)[] = [
+        () => timed(url + one.path, headers),
+        raw,
+        ...others.map((other) => () => {
+          const asked = other.request(index);
+          return timed(asked.url, asked.headers);
+        }),
+      ];
+      const times = sides.map(() => [] as number[]);
       for (let i = 0; i < warmUp + samples; i++) {
-        const [h, r] = i % 2 ? [await http(), await raw()] : await rawFirst(raw, http);
-        if (i >= warmUp) {
-          times.http.push(h);
-          times.raw.push(r);
+        // The sides in a new random order each time: a side that always followed the same one would
+        // inherit what that one's process still does after answering (its garbage, its pool).
+        for (const side of shuffled(sides.map((_, k) => k))) {
+          const elapsed = await sides[side]();
+          if (i >= warmUp) times[side].push(elapsed);
         }
       }
-      times.http.sort((a, b) => a - b);
-      times.raw.sort((a, b) => a - b);
-      const figures = (sorted: number[]) => ({
-        median: percentile(sorted, 0.5),
-        p95: percentile(sorted, 0.95),
-      });
-      const http50 = figures(times.http);
-      const raw50 = figures(times.raw);
+      const figures = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+      };
+      const [http, rawTimes, ...rest] = times.map(figures);
       pairs.push({
         label: one.label,
-        http: http50,
-        raw: raw50,
+        http,
+        raw: rawTimes,
         samples,
-        ratio: raw50.median / http50.median,
+        ratio: rawTimes.median / http.median,
+        others: rest.map((timing, k) => ({
+          name: others[k].name,
+          http: timing,
+          ratio: rawTimes.median / timing.median,
+        })),
       });
     }
   } finally {
@@ -125,13 +168,6 @@ async function endpointVsSql(
     await handle.close();
   }
   return pairs;
-}
-
-/** The raw run first, then the request: answers [http, raw] as the other order does. */
-async function rawFirst(raw: () => Promise<number>, http: () => Promise<number>): Promise<[number, number]> {
-  const r = await raw();
-  const h = await http();
-  return [h, r];
 }
 
 /** The list cases: the board admin's whole list, page 1, and a school admin's Registered list, page 1. */
@@ -166,8 +202,91 @@ function printPairs(pairs: Pair[]) {
     console.log(
       `| ${p.label} | ${ms(p.http.median)} / ${ms(p.http.p95)} | ${ms(p.raw.median)} / ${ms(p.raw.p95)} | ${p.ratio.toFixed(2)}x |`,
     );
+    for (const other of p.others) {
+      console.log(
+        `| ${p.label}: ${other.name} | ${ms(other.http.median)} / ${ms(other.http.p95)} | (the same) | ${other.ratio.toFixed(2)}x (${other.name} over portal, medians: ${(other.http.median / p.http.median).toFixed(2)}x) |`,
+      );
+    }
   }
 }
+
+/**
+ * The other sides BENCH_BASE_ROOT and BENCH_BARE ask for: a baseline portal from another checkout of the
+ * project (its own build, on the same database: each step of a change measured in one loop with the
+ * code before it), and the bare route (scripts/bench-endpoint-bare.ts) running the same statements.
+ */
+async function startOthers(databaseUrl: string, dataDir: string, cases: () => Promise<Case[]>) {
+  const others: OtherSide[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  const baseRoot = process.env.BENCH_BASE_ROOT;
+  if (baseRoot) {
+    const base = await startServer(
+      { DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
+      Number(process.env.BENCH_PORT ?? 3391) + 1,
+      180_000,
+      path.resolve(baseRoot),
+    );
+    stops.push(base.stop);
+    const tokens = {
+      admin: await signIn(base.url, dataDir, ADMIN),
+      school_admin: await signIn(base.url, dataDir, SCHOOL_ADMIN),
+    };
+    const list = await cases();
+    const own = listCases(tokens, schoolOf(list));
+    others.push({
+      name: 'baseline portal',
+      request: (i) => ({
+        url: base.url + own[i].path,
+        headers: { accept: 'application/json', authorization: `Bearer ${own[i].token}` },
+      }),
+    });
+  }
+  if (process.env.BENCH_BARE) {
+    const handle = await openDatabase({ driver: 'postgres', url: databaseUrl });
+    const statements = [];
+    for (const one of await cases()) statements.push(await statementsOf(handle, one));
+    await handle.close();
+    const port = Number(process.env.BENCH_PORT ?? 3391) + 2;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'bench-endpoint-bare.ts')],
+      {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATABASE_URL: databaseUrl,
+          BARE_CASES: JSON.stringify(statements),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    stops.push(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    for (;;) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    others.push({
+      name: 'bare Hono route, same SQL',
+      request: (i) => ({
+        url: `http://127.0.0.1:${port}/bare/${i}`,
+        headers: { accept: 'application/json' },
+      }),
+    });
+  }
+  return { others, stop: () => Promise.all(stops.map((stop) => stop())) };
+}
+
+const schoolOf = (list: Case[]) => {
+  const scope = list.find((one) => one.scope.kind === 'school')?.scope;
+  return scope?.kind === 'school' ? Number(scope.schoolId) : 0;
+};
 
 async function main() {
   const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
@@ -207,7 +326,18 @@ async function main() {
         admin: await signIn(running.url, dataDir, ADMIN),
         school_admin: await signIn(running.url, dataDir, SCHOOL_ADMIN),
       };
-      await listBesideSql({ url: running.url, databaseUrl, tokens });
+      const cases = () => casesOf(databaseUrl, tokens);
+      const more = await startOthers(databaseUrl, dataDir, cases);
+      try {
+        printPairs(
+          await endpointVsSql(running.url, databaseUrl, await cases(), {
+            samples: Number(process.env.BENCH_SAMPLES ?? 200),
+            others: more.others,
+          }),
+        );
+      } finally {
+        await more.stop();
+      }
     } finally {
       await running.stop();
     }
@@ -226,14 +356,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
 
 /** The candidate list pages beside their own statements through pg, on the candidates part's portal. */
 export const listBesideSql: BesidePortal = async ({ url, databaseUrl, tokens }) => {
+  const cases = await casesOf(databaseUrl, tokens);
+  printPairs(
+    await endpointVsSql(url, databaseUrl, cases, { samples: Number(process.env.BENCH_SAMPLES ?? 200) }),
+  );
+};
+
+/** The list cases with the tokens given and the seeded school admin's school. */
+async function casesOf(databaseUrl: string, tokens: { admin: string; school_admin: string }) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const { rows } = await client.query('select training_school_id from users where email = $1', [
     SCHOOL_ADMIN,
   ]);
   await client.end();
-  const cases = listCases(tokens, Number(rows[0].training_school_id));
-  printPairs(
-    await endpointVsSql(url, databaseUrl, cases, { samples: Number(process.env.BENCH_SAMPLES ?? 200) }),
-  );
-};
+  return listCases(tokens, Number(rows[0].training_school_id));
+}

@@ -11,7 +11,14 @@ import { courseHeaders, diets, results, scoreSheets, users } from '../server/db/
 import { computeResults } from '../server/scores/compute';
 import { resultRowsInProcess } from '../server/scores/computeInProcess';
 import { CHROMIUM_ARGS } from '../playwright.config';
-import { createBenchDatabase, rawSql, seedDatabase, signIn, startServer } from './bench-candidates';
+import {
+  createBenchDatabase,
+  rawSql,
+  seedDatabase,
+  signIn,
+  startServer,
+  type RawSql,
+} from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
 import { oneStatement, resultsHash } from './bench-results-sql';
 
@@ -42,7 +49,33 @@ const PARTS = (process.env.BENCH_SCORES_PARTS ?? 'saves,results,keys').split(','
 // ---------------------------------------------------------------------------------------------------
 // 1. Row saves.
 
-async function httpSaves(env: Record<string, string>, dataDir: string, port: number) {
+/** One row save through pg, as the portal checks and writes it: lock the row, update it from its version. */
+async function rawSave(raw: RawSql, sheetId: number, candidate: number, i: number) {
+  const started = performance.now();
+  await raw.query('begin');
+  const { rows } = await raw.query(
+    'select version from script_marks where sheet_id = $1 and candidate_id = $2 and marker = 1 for update',
+    [sheetId, candidate],
+  );
+  await raw.query(
+    'update script_marks set q1 = $4, version = version + 1, updated_at = now() where sheet_id = $1 and candidate_id = $2 and marker = 1 and version = $3',
+    [sheetId, candidate, rows[0].version, (i % 20) * 10],
+  );
+  await raw.query('commit');
+  return performance.now() - started;
+}
+
+/**
+ * The row saves over HTTP; on PostgreSQL (`raw` given) each beside one raw save in the same loop, the
+ * order alternating (issue 28 item 4's figure), the two sides on different rows of the grid (a raw save
+ * would make the row's version the portal's client holds stale).
+ */
+async function httpSaves(
+  env: Record<string, string>,
+  dataDir: string,
+  port: number,
+  raw: RawSql | null = null,
+) {
   const server = await startServer(env, port);
   try {
     const token = await signIn(server.url, dataDir, 'marker1@example.org');
@@ -57,9 +90,11 @@ async function httpSaves(env: Record<string, string>, dataDir: string, port: num
       }),
     );
     const versions = new Map(grid.rows.map((row) => [row.candidate_id, row.version]));
+    const ours = raw ? grid.rows.filter((_, k) => k % 2 === 0) : grid.rows;
+    const theirs = grid.rows.filter((_, k) => k % 2 === 1).map((row) => row.candidate_id);
     const timings: number[] = [];
-    for (let i = 0; i < SAVES + 10; i += 1) {
-      const row = grid.rows[i % grid.rows.length];
+    const rawTimings: number[] = [];
+    const save = async (i: number, row = ours[i % ours.length]) => {
       const body = JSON.stringify({
         q1: String(i % 20),
         q2: '10',
@@ -84,17 +119,37 @@ async function httpSaves(env: Record<string, string>, dataDir: string, port: num
           },
         ),
       );
-      if (i >= 10) timings.push(performance.now() - started);
       versions.set(row.candidate_id, saved.version);
+      return performance.now() - started;
+    };
+    // The raw side's rows saved once first: a row's marks are stored at its first save.
+    if (raw) for (const row of grid.rows.filter((_, k) => k % 2 === 1)) await save(0, row);
+    for (let i = 0; i < SAVES + 10; i += 1) {
+      let h: number;
+      let r = 0;
+      if (!raw) h = await save(i);
+      else if (i % 2) {
+        h = await save(i);
+        r = await rawSave(raw, sheet.id, theirs[i % theirs.length], i);
+      } else {
+        r = await rawSave(raw, sheet.id, theirs[i % theirs.length], i);
+        h = await save(i);
+      }
+      if (i >= 10) {
+        timings.push(h);
+        if (raw) rawTimings.push(r);
+      }
     }
-    return { timings, sheetId: sheet.id, candidates: grid.rows.map((r) => r.candidate_id) };
+    return { timings, rawTimings, sheetId: sheet.id, candidates: grid.rows.map((r) => r.candidate_id) };
   } finally {
     await server.stop();
   }
 }
 
-/** The row saves over HTTP, then (the portal stopped: PGlite has one connection) the same check-and-write
- * sent straight to the database: lock the row, update it from its version. */
+/**
+ * The row saves over HTTP beside the same check-and-write sent straight to the database: on PostgreSQL
+ * interleaved with the portal running; on PGlite after it (the portal stopped: PGlite has one connection).
+ */
 async function rowSaves(
   label: string,
   env: Record<string, string>,
@@ -102,31 +157,29 @@ async function rowSaves(
   port: number,
   target: DatabaseTarget,
 ) {
+  if (target.driver === 'postgres') {
+    const raw = await rawSql(target);
+    try {
+      const { timings, rawTimings } = await httpSaves(env, dataDir, port, raw);
+      const ratio = percentile(rawTimings, 50) / percentile(timings, 50);
+      return `| ${label} (interleaved) | ${SAVES} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** | ${ms(percentile(rawTimings, 50))} / ${ms(percentile(rawTimings, 95))} | ${ratio.toFixed(2)}x |`;
+    } finally {
+      await raw.close();
+    }
+  }
   const { timings, sheetId, candidates } = await httpSaves(env, dataDir, port);
   const handle = await openDatabase(target);
   const raw = await rawSql(target, handle.pglite);
   const rawTimings: number[] = [];
   try {
     for (let i = 0; i < SAVES; i += 1) {
-      const candidate = candidates[i % candidates.length];
-      const started = performance.now();
-      await raw.query('begin');
-      const { rows } = await raw.query(
-        'select version from script_marks where sheet_id = $1 and candidate_id = $2 and marker = 1 for update',
-        [sheetId, candidate],
-      );
-      await raw.query(
-        'update script_marks set q1 = $4, version = version + 1, updated_at = now() where sheet_id = $1 and candidate_id = $2 and marker = 1 and version = $3',
-        [sheetId, candidate, rows[0].version, (i % 20) * 10],
-      );
-      await raw.query('commit');
-      rawTimings.push(performance.now() - started);
+      rawTimings.push(await rawSave(raw, sheetId, candidates[i % candidates.length], i));
     }
   } finally {
     await raw.close();
     await handle.close();
   }
-  return `| ${label} | ${SAVES} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** | ${ms(percentile(rawTimings, 50))} / ${ms(percentile(rawTimings, 95))} |`;
+  return `| ${label} (one after the other) | ${SAVES} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** | ${ms(percentile(rawTimings, 50))} / ${ms(percentile(rawTimings, 95))} | ${(percentile(rawTimings, 50) / percentile(timings, 50)).toFixed(2)}x |`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -354,7 +407,7 @@ export async function benchScores({ port }: { port: number }) {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     }
-    const big = await createBenchDatabase('results');
+    const big = PARTS.includes('results') ? await createBenchDatabase('results') : null;
     if (big) {
       try {
         const target: DatabaseTarget = { driver: 'postgres', url: big.url };
@@ -369,9 +422,16 @@ export async function benchScores({ port }: { port: number }) {
     }
   }
 
-  console.log(`\nA row save over HTTP, ${SAVES} one after another (ms, median / p95):`);
-  console.log('| database | saves | over HTTP | raw SQL (lock, check the version, update) |');
-  console.log('| --- | --: | --: | --: |');
+  console.log(
+    `\nA row save over HTTP, ${SAVES} one after another (ms, median / p95; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}):`,
+  );
+  console.log(
+    '| database | saves | over HTTP | raw SQL (lock, check the version, update) | raw / HTTP (medians) |',
+  );
+  console.log('| --- | --: | --: | --: | --: |');
   for (const line of saveLines) console.log(line);
   console.log(
     `\nResults computed for every registered candidate of a diet (${ROUNDS} rounds, interleaved; load ${os

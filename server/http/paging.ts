@@ -1,5 +1,6 @@
 import { and, asc, count, desc, getTableName, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { EXACT_TOTAL_LIMIT, type Page } from '../../contract/pagination';
 import type { Database } from '../db/client';
 
@@ -79,6 +80,14 @@ export async function readPage<Q extends PgSelect, Item extends { id: number }>(
 ): Promise<Page<Item>> {
   const { perPage } = paging;
   const queries = pageQueries(db, paging, source);
+  // On a pool (PostgreSQL), the planner's estimate is asked beside the window, on a second connection,
+  // whenever the total may be needed: the answer waits for one round trip, not two. An estimate is a
+  // plan, no rows; when the page shows its own total it goes unused. PGlite has one connection: there
+  // the estimate waits for the window, and is asked only when needed.
+  const early = hasPool(db) ? estimateRows(db, queries.matching()) : null;
+  // Settled now, so a failed window leaves no estimate's rejection unhandled (the window's failure is
+  // what the request answers).
+  early?.catch(() => {});
   const found = (await queries.window) as Awaited<Q>[number][];
   // Walking back, the window is the rows just newer than the cursor, oldest first: turned round.
   const rows = queries.backwards ? found.slice(0, perPage).reverse() : found.slice(0, perPage);
@@ -89,7 +98,7 @@ export async function readPage<Q extends PgSelect, Item extends { id: number }>(
   const { total, exact } =
     !hasMore && (rows.length > 0 || paging.page === 1)
       ? { total: shown, exact: true }
-      : await countMatching(db, queries);
+      : await countMatching(db, queries, early);
   const items = rows.map(toItem);
   const keyed = queries.keyed;
   return {
@@ -133,11 +142,13 @@ export function pageQueries<Q extends PgSelect>(db: Database, paging: Paging, so
       : order.cursors && paging.after !== null
         ? window(and(source.where, beyond(order, paging.after)), ordered(order), 0)
         : window(source.where, ordered(order), paging.offset),
-    count: db.select({ total: count() }).from(
-      matching()
-        .limit(EXACT_TOTAL_LIMIT + 1)
-        .as('matching'),
-    ),
+    // Built only when counted (most pages show their total, or take the estimate).
+    count: () =>
+      db.select({ total: count() }).from(
+        matching()
+          .limit(EXACT_TOTAL_LIMIT + 1)
+          .as('matching'),
+      ),
     matching,
   };
 }
@@ -175,13 +186,20 @@ export async function* batches<Q extends PgSelect, Item extends { id: number }>(
 async function countMatching(
   db: Database,
   queries: Pick<ReturnType<typeof pageQueries>, 'count' | 'matching'>,
+  asked: Promise<number> | null = null,
 ): Promise<{ total: number; exact: boolean }> {
-  const estimate = await estimateRows(db, queries.matching());
+  const estimate = await (asked ?? estimateRows(db, queries.matching()));
   if (estimate > ESTIMATE_TRUSTED) return { total: estimate, exact: false };
-  const [{ total }] = await queries.count;
+  const [{ total }] = await queries.count();
   if (total <= EXACT_TOTAL_LIMIT) return { total, exact: true };
   return { total: Math.max(total, estimate), exact: false };
 }
+
+/**
+ * A database on a pool of connections (node-postgres), where two statements can be under way at once;
+ * PGlite's one connection runs them in turn.
+ */
+const hasPool = (db: Database) => (db as unknown as { $client?: unknown }).$client instanceof pg.Pool;
 
 /** The planner's estimate of a query's rows (from the statistics ANALYZE keeps). */
 async function estimateRows(db: Database, query: PgSelect): Promise<number> {

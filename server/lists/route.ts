@@ -120,6 +120,6 @@ export async function listStatements<Row extends { id: number }, F extends strin
   return [
     statement(queries.window),
     statement(queries.matching(), 'explain (format json) '),
-    statement(queries.count),
+    statement(queries.count()),
   ];
 }

@@ -393,6 +393,19 @@ export const toPaymentRow = (row: SelectedPayment): PaymentRow => ({
 });
 
 /** One payment with what it covers; a school admin's only if it is their school's (else 404). */
+/**
+ * Whether a payment of this reference is the school's: one indexed row, where the whole detail
+ * (`paymentDetail`: three statements) would be read only to be thrown away (a verify checks first,
+ * then answers the receipt as it is after the settle).
+ */
+export async function isSchoolPayment(db: Database, reference: string, schoolId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.reference, reference), eq(payments.trainingSchoolId, schoolId)));
+  return row !== undefined;
+}
+
 export async function paymentDetail(
   db: Database,
   reference: string,

@@ -16,6 +16,7 @@ import { settleKey } from '../payments/settleJob';
 import {
   payableFee,
   payableFees,
+  isSchoolPayment,
   paymentDetail,
   quote,
   startPayment,
@@ -103,7 +104,8 @@ const paymentRoutes = (role: Role): Route[] => [
     const reference = referenceOf(c);
     const school = scopeSchool(c);
     // A school admin may verify only their own school's payment: the same 404 as for no payment.
-    if (school !== null) await paymentDetail(dbOf(c), reference, school);
+    if (school !== null && !(await isSchoolPayment(dbOf(c), reference, school)))
+      throw new NotFound(M.notFound);
     const { database, payments, log } = c.get('deps');
     const status = await settle(
       { db: database.db, provider: payments, log, now: () => nowOf(c) },

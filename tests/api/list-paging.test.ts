@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandidateRow } from '../../contract/candidates';
@@ -79,6 +80,28 @@ describe('totals', () => {
     const last = await page(`?school=SHT-JS&per_page=100&page=${Math.ceil(MANY / 100)}`);
     expect(last).toMatchObject({ total: MANY, total_exact: true, has_more: false, next_cursor: null });
     expect(last.items).toHaveLength(MANY % 100);
+  });
+});
+
+describe('the estimate', () => {
+  it("is asked beside the window on PostgreSQL's pool (two connections at once), after it on PGlite", async () => {
+    const pool = (db() as unknown as { $client: unknown }).$client;
+    let out = 0;
+    let most = 0;
+    const onAcquire = () => (most = Math.max(most, ++out));
+    const onRelease = () => out--;
+    const events = pool instanceof pg.Pool ? pool : null;
+    events?.on('acquire', onAcquire);
+    events?.on('release', onRelease);
+    try {
+      const all = await page('');
+      expect(all).toMatchObject({ total_exact: false, has_more: true });
+    } finally {
+      events?.off('acquire', onAcquire);
+      events?.off('release', onRelease);
+    }
+    // PGlite has no pool: one connection, the statements in turn.
+    expect(most).toBe(t.databaseUrl ? 2 : 0);
   });
 });
 
