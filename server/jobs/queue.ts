@@ -49,6 +49,10 @@ const RETRY_LIMIT = 5;
 function pgliteExecutor(pglite: PGlite) {
   return {
     async executeSql(text: string, values?: unknown[]) {
+      // PGlite answers within the same turn of the event loop (its file system is synchronous), so the
+      // queue's start (a few hundred statements) would otherwise run as one chain of promises and hold
+      // back every request until it ends; a turn between statements lets a request in.
+      await new Promise((resolve) => setImmediate(resolve));
       if (values?.length) return pglite.query(text, values);
       const results = await pglite.exec(text);
       return [...results].reverse().find((result) => result.fields.length > 0) ?? { rows: [], fields: [] };
