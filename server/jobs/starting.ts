@@ -1,5 +1,13 @@
 import type { Jobs } from './handle';
 
+/** The queue has not started yet: not ready, but not a failure either (server/readiness.ts). */
+export class QueueStarting extends Error {
+  constructor() {
+    super('the job queue is starting');
+    this.name = 'QueueStarting';
+  }
+}
+
 /**
  * The job queue's handle while it starts: the portal listens before pg-boss has started (its start is a
  * few hundred queries on PGlite, docs/performance.md "Start"), so a request in that moment holds this.
@@ -25,7 +33,7 @@ export function whenStarted(starting: Promise<Jobs>): Jobs {
       await jobs?.stop();
     },
     async check() {
-      if (!running) throw new Error(failed ? 'the job queue failed to start' : 'the job queue is starting');
+      if (!running) throw failed ? new Error('the job queue failed to start') : new QueueStarting();
       await running.check();
     },
     get boss() {

@@ -48,68 +48,73 @@ async function firstAnswer(port: number, path: string) {
 }
 
 describe('a request while the job queue starts', () => {
-  it('is answered, and its job and the start’s own run once the queue does', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 40_000);
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      QUIET: '1',
-      SEED_DEMO: '1',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    });
-    let queueRunning = false;
-    const starting = startPortal(config, {
-      demo: 'sign-ins',
-      jobs: { pollingIntervalSeconds: 0.5, schedule: false },
-    }).then((started) => {
-      portal = started;
-      void started.started.then(() => (queueRunning = true));
-      return started;
-    });
+  it(
+    'is answered, and its job and the start’s own run once the queue does',
+    { timeout: 120_000 },
+    async () => {
+      const port = 20_000 + Math.floor(Math.random() * 40_000);
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        QUIET: '1',
+        SEED_DEMO: '1',
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      });
+      let queueRunning = false;
+      const errors: string[] = [];
+      const log = { info: () => {}, error: (event: string) => void errors.push(event) };
+      const starting = startPortal(config, {
+        log,
+        demo: 'sign-ins',
+        jobs: { pollingIntervalSeconds: 0.5, schedule: false },
+      }).then((started) => {
+        portal = started;
+        void started.started.then(() => (queueRunning = true));
+        return started;
+      });
 
-    // As soon as it listens, before the queue runs: live, and not ready (its jobs part).
-    const live = await firstAnswer(port, '/api/health');
-    const runningAtLive = queueRunning;
-    // Its answer may leave after the queue runs (the database check waits behind the queue's start on
-    // PGlite), but it was decided before.
-    const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
-    expect(live.status).toBe(200);
-    expect(runningAtLive).toBe(false);
-    expect(ready.status).toBe(503);
-    expect((await ready.json()).data.checks.jobs).toBe('failing');
-    // Sent while the queue starts, its job waits for the queue (it is queued before the answer leaves).
-    const email = DEMO_SIGN_INS[0].email;
-    const asked = await fetch(`http://127.0.0.1:${port}${AUTH_ENDPOINTS.forgotPassword.path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email }),
-    });
-    expect(asked.status).toBe(200);
+      // As soon as it listens, before the queue runs: live, and not ready (its jobs part).
+      const live = await firstAnswer(port, '/api/health');
+      const runningAtLive = queueRunning;
+      // Its answer may leave after the queue runs (the database check waits behind the queue's start on
+      // PGlite), but it was decided before.
+      const ready = await fetch(`http://127.0.0.1:${port}/api/health/ready`);
+      expect(live.status).toBe(200);
+      expect(runningAtLive).toBe(false);
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).data.checks.jobs).toBe('failing');
+      // Sent while the queue starts, its job waits for the queue (it is queued before the answer leaves).
+      const email = DEMO_SIGN_INS[0].email;
+      const asked = await fetch(`http://127.0.0.1:${port}${AUTH_ENDPOINTS.forgotPassword.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      expect(asked.status).toBe(200);
 
-    await (
-      await starting
-    ).started;
-    // The job sent while the queue started runs: the reset code is mailed.
-    expect(
-      await until(
-        async () => mailsTo(email),
-        (n) => n > 0,
-      ),
-    ).toBe(1);
-    // The start's first upkeep (due a second after it is queued) runs too.
-    const upkeep = async () =>
-      (
-        (await portal.database.db.execute(
-          sql`select state from pgboss.job where name = 'upkeep' and singleton_key = 'upkeep-at-start'`,
-        )) as unknown as { rows: { state: string }[] }
-      ).rows.map((row) => row.state);
-    expect(await until(upkeep, (states) => states.includes('completed'))).toEqual(['completed']);
-    // Ready once the queue runs (the readiness answer is kept a few seconds: server/readiness.ts).
-    const readyLater = await until(
-      () => fetch(`${portal.url}/api/health/ready`).then((response) => response.status),
-      (status) => status === 200,
-    );
-    expect(readyLater).toBe(200);
-  });
+      await (
+        await starting
+      ).started;
+      // The job sent while the queue started runs: the reset code is mailed.
+      expect(
+        await until(
+          async () => mailsTo(email),
+          (n) => n > 0,
+        ),
+      ).toBe(1);
+      // The start's first upkeep (due a second after it is queued) runs too.
+      const upkeep = async () =>
+        (
+          (await portal.database.db.execute(
+            sql`select state from pgboss.job where name = 'upkeep' and singleton_key = 'upkeep-at-start'`,
+          )) as unknown as { rows: { state: string }[] }
+        ).rows.map((row) => row.state);
+      expect(await until(upkeep, (states) => states.includes('completed'))).toEqual(['completed']);
+      // Ready as soon as the queue runs: the not-ready answer of its start is not kept (server/readiness.ts),
+      // and a queue starting is no failure in the log.
+      expect((await fetch(`${portal.url}/api/health/ready`)).status).toBe(200);
+      expect(errors).toEqual([]);
+    },
+  );
 });
