@@ -205,10 +205,15 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       payments,
       close() {
         closing ??= (async () => {
+          // No new connection from here on (a close may wait a second for the queue's start, and a
+          // process on its way out must not answer /api/health meanwhile); requests under way finish.
+          const serverClosed = new Promise<void>((resolve) =>
+            server ? server.close(() => resolve()) : resolve(),
+          );
           await control?.close();
           await checkpoints?.stop();
           await stopQueue();
-          await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+          await serverClosed;
           mailer.close();
           closeStorage();
           await unwatchCallers();

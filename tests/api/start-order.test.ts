@@ -19,6 +19,7 @@ import { createPostgresDatabase } from './portal';
 let dataDir: string;
 let postgres: { url: string; drop(): Promise<void> } | null = null;
 let portal: Portal;
+const folders: string[] = [];
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-start-order-'));
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await portal?.close();
   await postgres?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const folder of [dataDir, ...folders]) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 const mailsTo = (email: string) =>
@@ -117,4 +118,30 @@ describe('a request while the job queue starts', () => {
       expect(errors).toEqual([]);
     },
   );
+});
+
+describe('a close while the job queue starts', () => {
+  it('stops answering at once, then waits for the queue and closes', { timeout: 120_000 }, async () => {
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    // A data folder of its own (the first test's portal holds its folder's lock until the end).
+    const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-start-close-'));
+    folders.push(ownDir);
+    const closing = startPortal(
+      loadConfig({
+        DATA_DIR: ownDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        QUIET: '1',
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      }),
+      { demo: 'sign-ins', jobs: { pollingIntervalSeconds: 0.5, schedule: false } },
+    );
+    expect((await firstAnswer(port, '/api/health')).status).toBe(200);
+    const started = await closing;
+    // A process on its way out (SIGTERM) must not answer /api/health while it waits for the queue: the
+    // next process, or a balancer, would take it for live.
+    const closed = started.close();
+    await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+    await closed;
+  });
 });
