@@ -108,6 +108,16 @@ async function startAndTime(): Promise<number> {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     process.kill(-child.pid!, 'SIGTERM');
     await exited;
+    // npm exits before the portal has closed (its database, its data directory's lock): the next start
+    // waits until no process of the group is left.
+    for (;;) {
+      try {
+        process.kill(-child.pid!, 0);
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 

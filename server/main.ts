@@ -34,6 +34,12 @@ async function main() {
   } catch (error) {
     failedToStart(error, config);
   }
+  // The job queue starts once the portal listens (server/portal.ts); a queue that cannot start stops the
+  // process as a database that fails before listening does, with the same sentence.
+  portal.started.catch(async (error: unknown) => {
+    await portal.close().catch(() => {});
+    failedToStart(error, config);
+  });
   // In a thread of its own while the portal already answers; the first print is then as fast as the next.
   warmPdfWorker(portal.storage).catch(() => {});
   const lines = [

@@ -13,6 +13,7 @@ import { createLocalStorage } from './storage/local';
 import { createS3Storage } from './storage/s3';
 import type { Storage } from './storage/storage';
 import { startJobs, type Jobs, type JobsOptions } from './jobs/queue';
+import { whenStarted } from './jobs/starting';
 import { providerHealthRecorder } from './payments/health';
 import { createPaymentProvider, type PaymentProvider, type ProviderTransport } from './payments/provider';
 import { sandboxRoutes } from './payments/sandbox';
@@ -26,7 +27,17 @@ export interface Portal {
   mailer: Mailer;
   storage: Storage;
   seeded: boolean;
+  /**
+   * The job queue: a job sent before it runs waits for it (server/jobs/starting.ts); its `boss` exists
+   * once `started` has resolved.
+   */
   jobs: Jobs;
+  /**
+   * Resolves once the job queue runs and the start's own jobs are queued (the first upkeep, print photos
+   * and photo prints when some lack them), which happens after the portal listens; rejects when the queue
+   * cannot start (`npm start` then stops with the reason, as when the database fails before listening).
+   */
+  started: Promise<void>;
   payments: PaymentProvider;
   close(): Promise<void>;
 }
@@ -47,7 +58,10 @@ export interface StartOptions {
   paystack?: { url?: string; timeoutMs?: number };
 }
 
-/** Opens the database, migrates, seeds what is needed, and listens. */
+/**
+ * Opens the database, migrates, seeds what is needed, and listens; then starts the job queue and queues
+ * the start's own jobs (`Portal.started`).
+ */
 export async function startPortal(config: Config, options: StartOptions = {}): Promise<Portal> {
   const log = options.log ?? createLogger(config.logRequests);
   const target: DatabaseTarget =
@@ -57,7 +71,8 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       : { driver: 'pglite', dataDir: config.dataDir });
   const database = await openDatabase(target);
   let server: ServerType | null = null;
-  let jobs: Jobs | null = null;
+  // Until the portal listens the queue is not started, and there is nothing to stop.
+  let stopQueue = async () => {};
   let closeStorage = () => {};
   let unwatchCallers = async () => {};
   const mailer = createMailer({
@@ -115,35 +130,55 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       paystackUrl: options.paystack?.url,
       timeoutMs: options.paystack?.timeoutMs,
     });
-    jobs = await startJobs(
-      target.driver === 'postgres'
-        ? { driver: 'postgres', url: target.url }
-        : { driver: 'pglite', pglite: database.pglite! },
-      { database, storage, mailer, log, clock, payments, selfUrl: self, publicUrl: config.publicUrl },
-      options.jobs,
+    // Background jobs (server/jobs/): started once the portal listens, so that a restart answers
+    // /api/health and the SPA without waiting for pg-boss's start (its queues, workers and schedules: a
+    // few hundred queries on PGlite). Meanwhile a route's job waits for the queue (server/jobs/starting.ts)
+    // and /api/health/ready says not ready. Closing stops the queue and waits for a job in progress,
+    // which must not meet a closed database.
+    let startQueue: () => void = () => {};
+    const queueStarting = new Promise<void>((resolve) => (startQueue = resolve)).then(() =>
+      startJobs(
+        target.driver === 'postgres'
+          ? { driver: 'postgres', url: target.url }
+          : { driver: 'pglite', pglite: database.pglite! },
+        { database, storage, mailer, log, clock, payments, selfUrl: self, publicUrl: config.publicUrl },
+        options.jobs,
+      ),
     );
-    // The first upkeep soon after the start (one, however many processes start at once).
-    await jobs.send('upkeep', {}, { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 });
-    // Print photos for photos uploaded before they were made at upload (server/candidates/printPhotos.ts),
-    // queued only when one lacks its print photo: a start costs one indexed query, not a job. Two
-    // processes starting at once queue one ('short' policy, one singletonKey).
-    if (await someoneLacksPrintPhoto(database.db)) {
-      await jobs.send('print-photos', {}, { singletonKey: 'print-photos' });
-    }
-    // The duplicate finder's prints of photos stored before it (server/integrity/photoPrints.ts), likewise.
-    if (await someoneLacksPhotoPrint(database.db)) {
-      await jobs.send('photo-hashes', {}, { singletonKey: 'photo-hashes' });
-    }
+    const queue = whenStarted(queueStarting);
+    const startDuties = queueStarting.then(async (running) => {
+      // The first upkeep soon after the start (one, however many processes start at once).
+      await running.send(
+        'upkeep',
+        {},
+        { startAfter: 1, singletonKey: 'upkeep-at-start', singletonSeconds: 300 },
+      );
+      // Print photos for photos uploaded before they were made at upload (server/candidates/printPhotos.ts),
+      // queued only when one lacks its print photo: a start costs one indexed query, not a job. Two
+      // processes starting at once queue one ('short' policy, one singletonKey).
+      if (await someoneLacksPrintPhoto(database.db)) {
+        await running.send('print-photos', {}, { singletonKey: 'print-photos' });
+      }
+      // The duplicate finder's prints of photos stored before it (server/integrity/photoPrints.ts), likewise.
+      if (await someoneLacksPhotoPrint(database.db)) {
+        await running.send('photo-hashes', {}, { singletonKey: 'photo-hashes' });
+      }
+    });
+    // Not left unhandled while nobody awaits it yet (`started` below hands it on).
+    startDuties.catch(() => {});
 
     if (!config.paystack) {
-      const sandboxApp = sandboxRoutes({ config, database, jobs, clock, payments });
+      const sandboxApp = sandboxRoutes({ config, database, jobs: queue, clock, payments });
       sandbox = (request) => Promise.resolve(sandboxApp.fetch(request));
     }
-    const app = createApp({ config, database, mailer, storage, log, clock, jobs, payments });
+    const app = createApp({ config, database, mailer, storage, log, clock, jobs: queue, payments });
     const address = await new Promise<{ port: number }>((resolve, reject) => {
       server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => resolve(info));
       server.once('error', reject);
     });
+    startQueue();
+    // A close waits for the start's own jobs to be queued before it stops the queue.
+    stopQueue = () => startDuties.then(queue.stop, queue.stop);
     // `npm run backup` reaches the embedded database through this process (server/backup/control.ts).
     const control: Control | null =
       target.driver === 'pglite'
@@ -158,20 +193,27 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
     const loopback = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : config.host;
     selfUrl = `http://${loopback.includes(':') && !loopback.startsWith('[') ? `[${loopback}]` : loopback}:${address.port}`;
     let closing: Promise<void> | null = null;
+    const started = startDuties.then(() => {});
     return {
       url: `http://${host}:${address.port}`,
       database,
       mailer,
       storage,
       seeded,
-      jobs,
+      jobs: queue,
+      started,
       payments,
       close() {
         closing ??= (async () => {
+          // No new connection from here on (a close may wait a second for the queue's start, and a
+          // process on its way out must not answer /api/health meanwhile); requests under way finish.
+          const serverClosed = new Promise<void>((resolve) =>
+            server ? server.close(() => resolve()) : resolve(),
+          );
           await control?.close();
           await checkpoints?.stop();
-          await jobs?.stop();
-          await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+          await stopQueue();
+          await serverClosed;
           mailer.close();
           closeStorage();
           await unwatchCallers();
@@ -181,7 +223,7 @@ export async function startPortal(config: Config, options: StartOptions = {}): P
       },
     };
   } catch (error) {
-    await jobs?.stop();
+    await stopQueue();
     (server as ServerType | null)?.close();
     closeStorage();
     await unwatchCallers();

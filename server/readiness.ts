@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { PartState, Readiness, ReadyPart } from '../contract/health';
 import type { DatabaseHandle } from './db/client';
 import type { Jobs } from './jobs/handle';
+import { QueueStarting } from './jobs/starting';
 import type { Logger } from './log';
 import { describeError } from './log';
 import type { Storage } from './storage/storage';
@@ -10,7 +11,8 @@ import type { Storage } from './storage/storage';
  * Whether this process can serve (GET /api/health/ready, for a load balancer): its database answers
  * and its migrations are the ones this code expects, its storage can be written, and its job queue
  * runs and reaches its tables. Each part is asked with a short time limit, all at once; the answer is
- * kept for READY_CACHE_MS and one asking is shared by every request meanwhile, so a balancer polling
+ * kept for READY_CACHE_MS (not while the job queue is still starting, which lasts a second or two after
+ * the portal listens) and one asking is shared by every request meanwhile, so a balancer polling
  * every second from several places costs one round of checks every few seconds. The answer names the
  * parts and says 'ok' or 'failing', nothing more: why a part fails (an error's text can carry a host,
  * a bucket, a path) goes to the log, once per change.
@@ -46,6 +48,7 @@ export function createReadiness({ database, storage, jobs, log }: ReadinessParts
   let kept: { at: number; answer: Readiness } | null = null;
   let asking: Promise<Readiness> | null = null;
   const lastState = new Map<ReadyPart, PartState>();
+  let starting = false;
 
   const outcome = async (part: ReadyPart, check: () => Promise<boolean>): Promise<PartState> => {
     let state: PartState;
@@ -53,6 +56,12 @@ export function createReadiness({ database, storage, jobs, log }: ReadinessParts
     try {
       state = (await within(check)) ? 'ok' : 'failing';
     } catch (error) {
+      // A queue still starting (the first second or two after listening) is not ready, but nothing
+      // failed: no log, and an answer the next asking does not reuse.
+      if (error instanceof QueueStarting) {
+        starting = true;
+        return 'failing';
+      }
       state = 'failing';
       failure = error;
     }
@@ -67,6 +76,7 @@ export function createReadiness({ database, storage, jobs, log }: ReadinessParts
   };
 
   const ask = async (): Promise<Readiness> => {
+    starting = false;
     const [databaseState, storageState, jobsState] = await Promise.all([
       outcome('database', async () => {
         await database.db.execute(sql`select 1`);
@@ -100,7 +110,7 @@ export function createReadiness({ database, storage, jobs, log }: ReadinessParts
     if (kept && performance.now() - kept.at < READY_CACHE_MS) return Promise.resolve(kept.answer);
     asking ??= ask()
       .then((answer) => {
-        kept = { at: performance.now(), answer };
+        kept = starting ? null : { at: performance.now(), answer };
         return answer;
       })
       .finally(() => {

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import type { Upload } from '../storage/uploads';
 
 /**
@@ -11,6 +10,8 @@ const PRINT_PHOTO_SIZE = { width: 240, height: 300, quality: 70 } as const;
 
 async function makePrintPhoto(bytes: Uint8Array): Promise<Upload> {
   const { width, height, quality } = PRINT_PHOTO_SIZE;
+  // Loaded at first use, not at start: sharp takes 0.1-0.2 s to load (docs/performance.md "Start").
+  const { default: sharp } = await import('sharp');
   const jpeg = await sharp(bytes, { failOn: 'error' })
     .rotate()
     .resize(width, height, { fit: 'inside', withoutEnlargement: true })

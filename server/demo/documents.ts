@@ -1,4 +1,3 @@
-import { PNG } from 'pngjs';
 import { UPLOAD_LABELS, type UploadField } from '../../contract/candidates';
 import { uploadRule } from '../candidates/form';
 import { checkUpload, type Upload } from '../storage/uploads';
@@ -27,7 +26,9 @@ const clamp = (value: number) => Math.max(0, Math.min(255, Math.round(value)));
  * reports' duplicate finder must not flag them (tests/api/integrity.test.ts; their likeness peaks about
  * 0.96 where the finder's threshold is 0.98, docs/performance.md).
  */
-function portrait(rng: Random): Uint8Array {
+async function portrait(rng: Random): Promise<Uint8Array> {
+  // Loaded when the demo is seeded, not at every start.
+  const { PNG } = await import('pngjs');
   const r = rng.next;
   const png = new PNG({ width: PHOTO_WIDTH, height: PHOTO_HEIGHT });
   const cx = 45 + (r() - 0.5) * 20;
@@ -74,7 +75,8 @@ function portrait(rng: Random): Uint8Array {
 }
 
 /** One made-up person's photo, checked as the index form's photo is. */
-export const demoPhoto = (rng: Random): Promise<Upload> => checked('photo', portrait(rng), 'photo.png');
+export const demoPhoto = async (rng: Random): Promise<Upload> =>
+  checked('photo', await portrait(rng), 'photo.png');
 
 /** A one-page specimen certificate, plainly marked as demo data. */
 async function specimen(title: string, lines: string[]): Promise<Uint8Array> {

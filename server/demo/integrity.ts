@@ -1,5 +1,4 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import sharp from 'sharp';
 import { boardYear } from '../boardDate';
 import { PRINT_PHOTO_FIELD, putUploads, recordUploads, removeFiles } from '../candidates/uploads';
 import { candidates, examOffences, files } from '../db/schema';
@@ -18,6 +17,8 @@ import type { DemoSeed } from './context';
 
 /** A photo as a school's scanner might send it again: another size, JPEG. */
 async function reEncoded(bytes: Uint8Array, width: number, quality: number): Promise<File> {
+  // Loaded when the demo is seeded, not at every start.
+  const { default: sharp } = await import('sharp');
   const jpeg = await sharp(bytes).resize(width).jpeg({ quality }).toBuffer();
   return new File([new Uint8Array(jpeg)], 'photo.jpg', { type: 'image/jpeg' });
 }

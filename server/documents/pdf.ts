@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -62,6 +61,9 @@ export async function drawPdf(
   { storage, out, progress }: PdfTarget,
 ): Promise<{ pages: number }> {
   const { head } = printing;
+  // Loaded at the first print, not at start (0.1-0.2 s): prints are drawn in a worker thread, which
+  // loads it while warming up (./pdfThread.ts).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'A4',
     margin: 0,

@@ -1,5 +1,3 @@
-import sharp from 'sharp';
-
 /**
  * What the duplicate finder knows of a photo (docs/decisions.md "Integrity reports"): its greyscale at
  * 16×16 (turned as its EXIF says, transparency on white, stretched to the square whatever its size), less
@@ -79,6 +77,8 @@ export function thumbOfGreys(greys: ArrayLike<number>): Uint8Array {
 
 /** A photo's print for the finder; throws when sharp cannot read the photo. */
 export async function photoPrintOf(bytes: Uint8Array): Promise<PhotoPrint> {
+  // Loaded at first use, not at start: sharp takes 0.1-0.2 s to load (docs/performance.md "Start").
+  const { default: sharp } = await import('sharp');
   const greys = await sharp(bytes, { failOn: 'error' })
     .rotate()
     .flatten({ background: '#ffffff' })

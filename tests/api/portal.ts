@@ -314,6 +314,8 @@ export async function startTestPortal(
       ? { driver: 'postgres', url: postgres.url }
       : { driver: 'pglite-memory', loadDataDir: template?.dump ?? (await pgliteTemplate()) },
   });
+  // The queue starts after the portal listens; a test reads its jobs once it runs.
+  await portal.started;
 
   const request: TestPortal['request'] = async (method, route, options = {}) => {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };

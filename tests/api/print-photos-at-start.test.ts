@@ -33,8 +33,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const start = () =>
-  startPortal(
+// Once the start's own jobs are queued (after the portal listens: server/portal.ts).
+const start = async () => {
+  const portal = await startPortal(
     loadConfig({
       DATA_DIR: dataDir,
       PORT: '0',
@@ -45,6 +46,9 @@ const start = () =>
     }),
     { demo: 'sign-ins', jobs: { pollingIntervalSeconds: 0.5, schedule: false } },
   );
+  await portal.started;
+  return portal;
+};
 
 const printPhotoJobs = async (db: Database) =>
   (
