@@ -10,8 +10,9 @@ import {
 import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
 import { readImpersonationToken, readRole } from '../api/cookies';
 import { loadShell } from '../app/chunks';
-import { prefetchFormChoices } from '../app/formOptions';
+import { prefetchFormChoices, prefetchFormOptions } from '../app/formOptions';
 import { prefetchResource } from '../app/resource';
+import { prefetchDietChoices } from '../pages/diets/DietField';
 
 /**
  * Each shell page's chunk, by path (src/shell/routes.tsx renders them). A module of its own, outside the
@@ -39,6 +40,15 @@ export const schoolBroadcastsChunk = () => import('../pages/broadcasts/SchoolBro
 export const paymentsChunk = () => import('../pages/payments/PaymentsPage');
 // Score entry and results are one chunk; its pages are named exports of it.
 export const scoresChunk = () => import('../pages/scores/ScorePage');
+/**
+ * Score Entry (the board's) asks at once for its diet filter's choices and its course headers, beside its
+ * chunk: its sheets wait for the diet, and the sheets' table for the course headers.
+ */
+export function scoreEntryChunk() {
+  prefetchDietChoices('admin');
+  prefetchFormOptions();
+  return scoresChunk();
+}
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own).
 export const candidatesChunk = () => import('../pages/candidates/CandidateFormPage');
 /** The index form asks at once for its own chunk (VineJS) and its choices, beside the area's chunk. */
@@ -68,7 +78,7 @@ const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   '/courses/diets': dietsChunk,
   '/candidate/index-a-candidate/bulk': bulkIndexChunk,
   '/payments': paymentsChunk,
-  '/score': scoresChunk,
+  '/score': scoreEntryChunk,
   '/candidate/candidate-registered/results': scoresChunk,
   [CANDIDATE_RECORD_PAGE]: candidatesChunk,
   [BROADCAST_LINKS[0].path]: sendBroadcastChunk,

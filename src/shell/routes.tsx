@@ -27,6 +27,7 @@ import {
   resitsChunk,
   schoolBroadcastsChunk,
   schoolsChunk,
+  scoreEntryChunk,
   scoresChunk,
   sendBroadcastChunk,
   staffChunk,
@@ -66,7 +67,7 @@ const PaymentsPage = lazy(paymentsChunk);
 const HistoriesPage = lazy(() => paymentsChunk().then((m) => ({ default: m.HistoriesPage })));
 const ReconciliationPage = lazy(() => paymentsChunk().then((m) => ({ default: m.ReconciliationPage })));
 const ReceiptPage = lazy(() => paymentsChunk().then((m) => ({ default: m.ReceiptPage })));
-const SheetsPage = lazy(scoresChunk);
+const SheetsPage = lazy(scoreEntryChunk);
 const SheetPage = lazy(() => scoresChunk().then((m) => ({ default: m.SheetPage })));
 const PapersPage = lazy(() => scoresChunk().then((m) => ({ default: m.PapersPage })));
 const ResultsPage = lazy(() => scoresChunk().then((m) => ({ default: m.ResultsPage })));

@@ -60,3 +60,28 @@ test('the Dashboard is drawn without VineJS, which is prefetched afterwards and 
   await expect.poll(() => vine().length, { timeout: 15_000 }).toBeGreaterThan(0);
   expect(vine().filter((r) => r.resourceType() === 'script')).toEqual([]);
 });
+
+test("a marker's Score Entry asks for its diets and course headers beside its chunk, not after it", async ({
+  page,
+}) => {
+  const { requests, open } = await openSignedIn(page, 'marker1@example.org', 'admin', '/overview');
+  await open();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
+  let before = false;
+  // The area's chunk is held back until its page's first reads have gone out, or 15 s: before issue 28
+  // the diets were asked for by the page's code, the course headers once the sheets had come.
+  await page.route(/\/assets\/ScorePage-[^/]+\.js$/, async (route) => {
+    const started = Date.now();
+    while (Date.now() - started < 15_000) {
+      before =
+        named(requests, /\/api\/admin\/diet-choices$/) &&
+        named(requests, /\/api\/admin\/candidate-form-options$/);
+      if (before) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await route.continue();
+  });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Score Entry' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Score Entry' })).toBeVisible({ timeout: 30_000 });
+  expect(before).toBe(true);
+});
