@@ -13,9 +13,11 @@
  * photocard the board admin prints from the living demo through the API (the hall door's case: a phone
  * scans the card's QR code); signing in as the board admin, from submitting the mailed
  * code to the Dashboard being usable; then the first visit of every sidebar entry of the admin; then the
- * same for a school admin, and Score Entry alone for a marker (board staff). For each visit: the requests it made, the bytes over the wire (CDP's
- * encodedDataLength: headers and body as received, so compressed when the server compresses), each
- * response's content-encoding and kind, and the time until the page is usable.
+ * same for a school admin, and Score Entry alone for a marker (board staff); then signed-in pages opened
+ * cold (a session's cookies, an empty cache: SIGNED_IN_COLD), beside another build when
+ * BENCH_FIRSTLOAD_BASELINE_DIST names one. For each visit: the requests it made, the bytes over the
+ * wire (CDP's encodedDataLength: headers and body as received, so compressed when the server
+ * compresses), each response's content-encoding and kind, and the time until the page is usable.
  *
  * "Usable" is checked in the page (a predicate polled on every animation frame by Playwright's
  * waitForFunction) and timed in the page too: for a navigation, performance.now() when the predicate first
