@@ -6,6 +6,8 @@ import {
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
   HOME_PATH,
+  isShellLess,
+  PRINT_DOCUMENT_PREFIX,
 } from '../../contract/navigation';
 import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
 import { readImpersonationToken, readRole } from '../api/cookies';
@@ -106,10 +108,12 @@ function pageChunkFor(path: string): (() => Promise<unknown>) | null {
  * the page would make anyway, later; nothing runs twice (chunks and loads are cached).
  */
 export function preloadPage(path: string) {
-  if (path.startsWith('/print-document/')) {
+  if (path.startsWith(PRINT_DOCUMENT_PREFIX)) {
     void printDocumentChunk().catch(() => {});
     return;
   }
+  // The public pages (/verify on a phone, /statecharts) have no shell: nothing more for them.
+  if (isShellLess(path)) return;
   void loadShell().catch(() => {});
   void pageChunkFor(path)?.().catch(() => {});
   if (path === HOME_PATH) {
