@@ -1,10 +1,10 @@
+import { CANDIDATE_FORM_OPTIONS } from './candidates.reads';
 import {
   CERTIFICATE_FIELDS,
   IDENTITY_FIELDS,
   SUBJECT_FIELDS,
   SUBMISSION_KEY_FIELD,
   UPLOAD_FIELDS,
-  type CandidateFormOptions,
   type CandidateRecord,
   type CandidateRow,
 } from './candidates';
@@ -106,11 +106,5 @@ export const CANDIDATE_ENDPOINTS = {
       answer: shape<CandidateDossier>(),
     }),
   },
-  formOptions: endpoint({
-    method: 'GET',
-    path: '/api/admin/candidate-form-options',
-    roles: ADMIN,
-    summary: "The candidate form's choices: the schools and the course headers, with their statuses",
-    answer: shape<CandidateFormOptions>(),
-  }),
+  formOptions: CANDIDATE_FORM_OPTIONS,
 } as const;

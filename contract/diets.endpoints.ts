@@ -1,6 +1,7 @@
-import type { DietChoice, DietExtension, DietRow } from './diets';
+import type { DietExtension, DietRow } from './diets';
+import { DIET_CHOICES } from './diets.choices';
 import { dietValidator, extensionValidator } from './diets.validators';
-import { ADMIN, SCHOOL_ADMIN, endpoint, shape } from './endpoint';
+import { ADMIN, endpoint, shape } from './endpoint';
 import { DIETS_LIST } from './lists';
 
 /**
@@ -63,20 +64,5 @@ export const DIET_ENDPOINTS = {
     answer: shape<DietExtension[]>(),
   }),
   /** The diets as choices for filters and forms, newest first. */
-  choices: {
-    admin: endpoint({
-      method: 'GET',
-      path: '/api/admin/diet-choices',
-      roles: ADMIN,
-      summary: 'The diets as choices, newest first',
-      answer: shape<DietChoice[]>(),
-    }),
-    school_admin: endpoint({
-      method: 'GET',
-      path: '/api/training-school-admin/diet-choices',
-      roles: SCHOOL_ADMIN,
-      summary: 'The diets as choices, newest first',
-      answer: shape<DietChoice[]>(),
-    }),
-  },
+  choices: DIET_CHOICES,
 } as const;

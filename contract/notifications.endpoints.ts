@@ -1,6 +1,6 @@
 import { ADMIN, endpoint, SCHOOL_ADMIN, shape } from './endpoint';
 import { NOTIFICATION_LISTS } from './lists';
-import type { SchoolNotice } from './notifications';
+import { NOTIFICATION_READS } from './notifications.reads';
 import { markReadValidator, messageBoardValidator } from './notifications.validators';
 
 /**
@@ -10,13 +10,7 @@ import { markReadValidator, messageBoardValidator } from './notifications.valida
 export const NOTIFICATION_ENDPOINTS = {
   unread: NOTIFICATION_LISTS.unread,
   read: NOTIFICATION_LISTS.read,
-  count: endpoint({
-    method: 'GET',
-    path: '/api/admin/count-unread-notification',
-    roles: ADMIN,
-    summary: 'How many notifications are unread',
-    answer: shape<number>(),
-  }),
+  count: NOTIFICATION_READS.count,
   /** `{ id }` for one, `{ all: true }` for every unread one. */
   markRead: endpoint({
     method: 'POST',
@@ -37,11 +31,5 @@ export const NOTIFICATION_ENDPOINTS = {
     answer: shape<{ id: number }>(),
   }),
   /** Closing reminders and extensions, newest first (SCHOOL_NOTICES_SHOWN of them). */
-  schoolNotices: endpoint({
-    method: 'GET',
-    path: '/api/training-school-admin/notices',
-    roles: SCHOOL_ADMIN,
-    summary: "What the board has told the caller's school, newest first",
-    answer: shape<SchoolNotice[]>(),
-  }),
+  schoolNotices: NOTIFICATION_READS.schoolNotices,
 } as const;

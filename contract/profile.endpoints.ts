@@ -1,25 +1,10 @@
 import { ADMIN, endpoint, SCHOOL_ADMIN, shape } from './endpoint';
 import { adminProfileValidator, changePasswordValidator, schoolProfileValidator } from './profile.validators';
-import type { User } from './user';
+import { PROFILE_READ } from './profile.read';
 
 /** The signed-in user's own profile and password, each role under its own prefix (spec section 7). */
 export const PROFILE_ENDPOINTS = {
-  read: {
-    admin: endpoint({
-      method: 'GET',
-      path: '/api/admin/user-profile-information',
-      roles: ADMIN,
-      summary: "The signed-in admin's profile",
-      answer: shape<User>(),
-    }),
-    school_admin: endpoint({
-      method: 'GET',
-      path: '/api/training-school-admin/user-profile-information',
-      roles: SCHOOL_ADMIN,
-      summary: "The signed-in school admin's profile",
-      answer: shape<User>(),
-    }),
-  },
+  read: PROFILE_READ,
   /**
    * The profile form: multipart with the method override the spec names (`_method`, PROFILE_METHOD_OVERRIDE),
    * or JSON without a photo; each route is the POST itself.

@@ -1,8 +1,8 @@
-import type { RegistrationWindow } from './diets';
 import { ADMIN, SCHOOL_ADMIN, endpoint, shape } from './endpoint';
 import { REGISTERED_LISTS } from './lists';
 import type { BulkRegistrationResult } from './registration';
 import { bulkRegistrationValidator } from './registration.validators';
+import { REGISTRATION_WINDOW } from './registration.window';
 
 /**
  * Registration for the diet current for registration, each role on its own path: the registered
@@ -31,20 +31,5 @@ export const REGISTRATION_ENDPOINTS = {
       answer: shape<BulkRegistrationResult>(),
     }),
   },
-  window: {
-    admin: endpoint({
-      method: 'GET',
-      path: '/api/admin/registration-window',
-      roles: ADMIN,
-      summary: "The current diet's registration window",
-      answer: shape<RegistrationWindow>(),
-    }),
-    school_admin: endpoint({
-      method: 'GET',
-      path: '/api/training-school-admin/registration-window',
-      roles: SCHOOL_ADMIN,
-      summary: "The current diet's registration window for the school, its extension included",
-      answer: shape<RegistrationWindow>(),
-    }),
-  },
+  window: REGISTRATION_WINDOW,
 } as const;

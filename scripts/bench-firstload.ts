@@ -13,9 +13,11 @@
  * photocard the board admin prints from the living demo through the API (the hall door's case: a phone
  * scans the card's QR code); signing in as the board admin, from submitting the mailed
  * code to the Dashboard being usable; then the first visit of every sidebar entry of the admin; then the
- * same for a school admin. For each visit: the requests it made, the bytes over the wire (CDP's
- * encodedDataLength: headers and body as received, so compressed when the server compresses), each
- * response's content-encoding and kind, and the time until the page is usable.
+ * same for a school admin, and Score Entry alone for a marker (board staff); then signed-in pages opened
+ * cold (a session's cookies, an empty cache: SIGNED_IN_COLD), beside another build when
+ * BENCH_FIRSTLOAD_BASELINE_DIST names one. For each visit: the requests it made, the bytes over the
+ * wire (CDP's encodedDataLength: headers and body as received, so compressed when the server
+ * compresses), each response's content-encoding and kind, and the time until the page is usable.
  *
  * "Usable" is checked in the page (a predicate polled on every animation frame by Playwright's
  * waitForFunction) and timed in the page too: for a navigation, performance.now() when the predicate first
@@ -48,7 +50,7 @@ import type { DocumentCatalogue, PrintedDocument } from '../contract/documents';
 import { DOCUMENT_ENDPOINTS } from '../contract/documents.endpoints';
 import { fillPath } from '../contract/endpoint';
 import { HOME_PATH, LOGIN_PATH, sidebarFor, VERIFY_PATH } from '../contract/navigation';
-import type { Role } from '../contract/roles';
+import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';
@@ -57,11 +59,20 @@ import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'demo-password';
-const USERS: { role: Role; email: string; who: string }[] = [
+/** Who signs in through the pages; `only`: the sidebar entries this user visits (all when absent). */
+const USERS: { role: Role; email: string; who: string; only?: string[] }[] = [
   { role: 'admin', email: 'admin@example.org', who: 'board admin' },
   { role: 'school_admin', email: 'school1@example.org', who: 'school admin (SHT-IB)' },
+  // Board staff who marks (issue 28 item 6): Score Entry straight after signing in, no list seen before.
+  { role: 'admin', email: 'marker1@example.org', who: 'marker (board staff)', only: ['/score'] },
 ];
 const LOGIN_RUNS = 3;
+/** Runs of each signed-in page opened cold (BENCH_FIRSTLOAD_SIGNED_IN_RUNS). */
+const SIGNED_IN_RUNS = Number(process.env.BENCH_FIRSTLOAD_SIGNED_IN_RUNS ?? 3);
+/** BENCH_FIRSTLOAD_SIGNED_IN_ONLY=1: the signed-in pages opened cold alone. */
+const SIGNED_IN_ONLY = process.env.BENCH_FIRSTLOAD_SIGNED_IN_ONLY === '1';
+/** Another build of the SPA (a dist folder) whose signed-in cold visits are interleaved with this one's. */
+const BASELINE_DIST = process.env.BENCH_FIRSTLOAD_BASELINE_DIST;
 /** Slow 3G: 400 kbit/s each way, a 400 ms round trip, the CPU four times slower. */
 const NETWORK = {
   offline: false,
@@ -265,7 +276,7 @@ class Recorder {
 type Target =
   | { kind: 'login'; hydrated: boolean }
   | { kind: 'verify' }
-  | { kind: 'area'; heading: string; shell: boolean };
+  | { kind: 'area'; heading: string; shell: boolean; cold?: boolean };
 
 interface Probe {
   /** 'usable', or 'error' when the page shows an error alert instead. */
@@ -432,8 +443,9 @@ async function measureVisit(
     failed = error instanceof Error ? error.message.split('\n')[0] : String(error);
   }
   let probe = failed ? null : await usable;
-  if (probe && !probe.clicked && target.kind === 'area') {
-    // A full page load replaced the document, and the click's time with it: time it from Node.
+  if (probe && !probe.clicked && target.kind === 'area' && !target.cold) {
+    // A full page load replaced the document, and the click's time with it: time it from Node. (A cold
+    // visit is a navigation: the page's own clock counts from its start.)
     probe = { ...probe, ms: performance.now() - actStarted };
   }
   const usableAt = performance.now();
@@ -467,9 +479,17 @@ async function coldRun(
   label: string,
   target: Target,
   aim: Visit['aim'],
+  session?: Session,
 ): Promise<Visit> {
   const context = await newContext(browser);
   try {
+    if (session)
+      await context.addCookies(
+        [
+          [TOKEN_COOKIE, session.token],
+          [ROLE_COOKIE, session.role],
+        ].map(([name, value]) => ({ name, value, url, sameSite: 'Strict' as const })),
+      );
     const page = await context.newPage();
     const recorder = await Recorder.attach(context, page);
     const visit = await measureVisit(
@@ -574,6 +594,71 @@ const verifyCold = async (browser: Browser, url: string, dataDir: string) => {
   return coldVisit(browser, url, `${VERIFY_PATH}/${code}`, `${VERIFY_PATH}/<code>`, { kind: 'verify' }, null);
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Signed-in pages opened cold (issue 28 items 3 and 6).
+
+/** A session as the SPA keeps it (its two cookies), from a real two-step sign-in through the API. */
+interface Session {
+  token: string;
+  role: Role;
+}
+
+/**
+ * A signed-in page opened with an empty cache, as after a bookmark or a link in a mail: the board's
+ * Dashboard, a school's Registered list, and Score Entry as a marker (board staff), who has visited no
+ * list before (the sidebar's walk above reaches it with the lists' chunks cached).
+ */
+const SIGNED_IN_COLD: { email: string; role: Role; who: string; path: string; heading: string }[] = [
+  { email: USERS[0].email, role: 'admin', who: 'board admin', path: HOME_PATH, heading: 'Dashboard' },
+  {
+    email: USERS[1].email,
+    role: 'school_admin',
+    who: 'school admin',
+    path: '/candidate/candidate-registered',
+    heading: 'Registered Candidates',
+  },
+  { email: 'marker1@example.org', role: 'admin', who: 'marker', path: '/score', heading: 'Score Entry' },
+];
+
+/**
+ * Each signed-in page cold, SIGNED_IN_RUNS times; with a baseline portal (another build of the SPA,
+ * BENCH_FIRSTLOAD_BASELINE_DIST), run by run interleaved with it, so the machine's load falls on both.
+ */
+async function signedInCold(
+  browser: Browser,
+  portals: { name: string; url: string; dataDir: string }[],
+): Promise<{ name: string; visits: Visit[] }[]> {
+  const sessions = await Promise.all(
+    portals.map(async (portal) => {
+      const byEmail = new Map<string, string>();
+      for (const { email } of SIGNED_IN_COLD)
+        if (!byEmail.has(email)) byEmail.set(email, await signIn(portal.url, portal.dataDir, email));
+      return byEmail;
+    }),
+  );
+  const runs = portals.map(() => SIGNED_IN_COLD.map((): Visit[] => []));
+  for (let run = 0; run < SIGNED_IN_RUNS; run++)
+    for (const [page, visit] of SIGNED_IN_COLD.entries())
+      for (const [i, portal] of portals.entries())
+        runs[i][page].push(
+          await coldRun(
+            browser,
+            portal.url,
+            visit.path,
+            `${visit.who}: ${visit.heading} (${visit.path})`,
+            { kind: 'area', heading: visit.heading, shell: true, cold: true },
+            'area',
+            { token: sessions[i].get(visit.email)!, role: visit.role },
+          ),
+        );
+  return portals.map((portal, i) => ({
+    name: portal.name,
+    visits: runs[i].map((visits, page) =>
+      medianVisit(visits, `${portal.name}: ${SIGNED_IN_COLD[page].who}, ${SIGNED_IN_COLD[page].heading}`),
+    ),
+  }));
+}
+
 /** Signs in through the real pages, throttled; the measured visit is the code's submission. */
 async function signInAndVisitAreas(
   browser: Browser,
@@ -634,6 +719,7 @@ async function signInAndVisitAreas(
     const nav = page.locator('aside nav[aria-label="Main"]');
     for (const entry of sidebarFor(user.role)) {
       if (entry.path === HOME_PATH) continue; // Shown by the sign-in itself.
+      if (user.only && !user.only.includes(entry.path)) continue;
       const visit = await measureVisit(
         page,
         recorder,
@@ -781,6 +867,11 @@ function printReport(visits: Visit[], distDir: string) {
     'lower',
   );
 
+  printRequests(visits);
+}
+
+/** Each visit's requests, a waterfall: sent → finished, seconds after the visit's first request. */
+function printRequests(visits: Visit[]) {
   console.log(
     '\nRequests per visit (kind, KB over the wire, encoding; sent → finished, seconds after the visit began):',
   );
@@ -805,6 +896,73 @@ function printReport(visits: Visit[], distDir: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/**
+ * The signed-in cold visits on this build, and beside a second portal serving BENCH_FIRSTLOAD_BASELINE_DIST
+ * (copied into the run's directory first: fresh files, so start.mjs does not rebuild them as stale).
+ */
+async function signedInColdBeside(
+  browser: Browser,
+  url: string,
+  dataDir: string,
+  tmp: string,
+  serverBuildDir: string,
+) {
+  const portals = [{ name: 'this build', url, dataDir }];
+  let baseline: Running | null = null;
+  try {
+    if (BASELINE_DIST) {
+      const dist = path.join(tmp, 'baseline-dist');
+      fs.cpSync(BASELINE_DIST, dist, { recursive: true });
+      const baselineData = path.join(tmp, 'baseline-data');
+      baseline = await startPortal(await freePort(), baselineData, dist, serverBuildDir);
+      const served = await (await fetch(`${baseline.url}/overview`)).text();
+      if (served !== fs.readFileSync(path.join(dist, 'index.html'), 'utf8'))
+        throw new Error('the baseline portal does not serve the baseline build');
+      portals.push({ name: 'baseline', url: baseline.url, dataDir: baselineData });
+    }
+    return await signedInCold(browser, portals);
+  } finally {
+    await baseline?.stop();
+  }
+}
+
+/** The signed-in pages opened cold: each portal's medians, and this build's against the baseline's. */
+function printSignedIn(results: { name: string; visits: Visit[] }[]) {
+  console.log(
+    `\nSigned-in pages opened cold (a session's cookies, an empty cache; median of ${SIGNED_IN_RUNS}${
+      results.length > 1 ? ', interleaved run by run with the baseline build' : ''
+    }):`,
+  );
+  console.log('| page | build | requests | bytes over the wire, KB | usable, s (every run) | aim |');
+  console.log('|---|---|---:|---|---|---|');
+  SIGNED_IN_COLD.forEach((page, i) => {
+    for (const { name, visits } of results) {
+      const visit = visits[i];
+      const runs = (visit.runs ?? []).map((ms) => seconds(ms)).join(', ');
+      console.log(
+        `| ${page.who}: ${page.heading} | ${name} | ${visit.requests.length} | ${bytesCell(visit.requests)} | ${seconds(
+          visit.ms,
+        )} (${runs})${visit.note ? ` — ${visit.note}` : ''} | ${aimCell(visit)} |`,
+      );
+    }
+    if (results.length > 1) {
+      const [ours, base] = results.map((r) => r.visits[i].ms);
+      if (ours && base) console.log(`|  | ratio to the baseline | | | ${(ours / base).toFixed(2)}x | |`);
+    }
+  });
+  for (const [i, page] of SIGNED_IN_COLD.entries()) {
+    const visit = results[0].visits[i];
+    if (visit.ms !== null)
+      recordFigure(
+        `firstload.signed_in_cold.${page.who.replace(/ /g, '_')}.usable_ms`,
+        visit.ms,
+        'ms',
+        'lower',
+      );
+  }
+  printRequests(results.flatMap((r) => r.visits));
+}
 
 export async function benchFirstLoad({ port }: { port: number }): Promise<void> {
   console.log(
@@ -836,6 +994,12 @@ export async function benchFirstLoad({ port }: { port: number }): Promise<void> 
       args: CHROMIUM_ARGS,
       headless: true,
     });
+    if (SIGNED_IN_ONLY) {
+      await anchorPortal.stop();
+      anchorPortal = null;
+      printSignedIn(await signedInColdBeside(browser, portal.url, dataDir, tmp, serverBuildDir));
+      return;
+    }
     const [login, anchor] = await loginColdBeside(browser, portal.url, anchorPortal.url);
     await anchorPortal.stop();
     anchorPortal = null;
@@ -845,6 +1009,7 @@ export async function benchFirstLoad({ port }: { port: number }): Promise<void> 
         visits.push(...(await signInAndVisitAreas(browser, portal.url, dataDir, user)));
     }
     printReport(visits, distDir);
+    printSignedIn(await signedInColdBeside(browser, portal.url, dataDir, tmp, serverBuildDir));
   } finally {
     await browser?.close().catch(() => {});
     await portal?.stop();

@@ -39,6 +39,12 @@ import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+/**
+ * Another build of the SPA (a dist folder, e.g. the previous commit's): its signed-in pages are audited
+ * too, in the same rounds, from a third portal, for a before-and-after on the same load. Nothing is
+ * recorded in docs/bench/figures.json on such a run.
+ */
+const BASELINE_DIST = process.env.BENCH_LIGHTHOUSE_BASELINE_DIST;
 /** Building the app and the server and seeding the demo: minutes on a busy shared machine. */
 const START_LIMIT_MS = 600_000;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -55,8 +61,8 @@ interface Page {
   /** The key its figures are recorded under. */
   key: string;
   label: string;
-  /** 'anchor': the lean login's portal. */
-  portal: 'ours' | 'anchor';
+  /** 'anchor': the lean login's portal; 'baseline': another build of the SPA (BENCH_LIGHTHOUSE_BASELINE_DIST). */
+  portal: 'ours' | 'anchor' | 'baseline';
   path: string;
   /** Signed in as this role, or signed out. */
   as: Role | null;
@@ -362,6 +368,7 @@ export async function benchLighthouse({
   const serverBuildDir = `dist-server-bench-lighthouse-${process.pid}`;
   let ours: Running | null = null;
   let anchor: Running | null = null;
+  let baseline: Running | null = null;
   let browser: Browser | null = null;
   try {
     buildAnchor(path.join(tmp, 'anchor-dist'));
@@ -386,6 +393,25 @@ export async function benchLighthouse({
       school_admin: { token: await signIn(ours.url, dataDir, SCHOOL_ADMIN), role: 'school_admin' },
     };
     const diet = await currentDiet(ours.url, sessions.admin.token);
+    let baselineSessions: typeof sessions | null = null;
+    if (BASELINE_DIST) {
+      // Copied first: fresh files, which start.mjs does not take for stale and rebuild from our sources.
+      fs.cpSync(BASELINE_DIST, path.join(tmp, 'baseline-dist'), { recursive: true });
+      const baselineData = path.join(tmp, 'baseline-data');
+      baseline = await startServer(
+        {
+          DATA_DIR: baselineData,
+          DIST_DIR: path.join(tmp, 'baseline-dist'),
+          SERVER_BUILD_DIR: serverBuildDir,
+        },
+        await freePort(),
+        START_LIMIT_MS,
+      );
+      baselineSessions = {
+        admin: { token: await signIn(baseline.url, baselineData, ADMIN), role: 'admin' },
+        school_admin: { token: await signIn(baseline.url, baselineData, SCHOOL_ADMIN), role: 'school_admin' },
+      };
+    }
     const pages: Page[] = [
       { key: 'login', label: '/login', portal: 'ours', path: LOGIN_PATH, as: null },
       {
@@ -424,13 +450,33 @@ export async function benchLighthouse({
         as: 'admin',
       },
     ];
+    // Each of our pages, then the same page of the baseline build: side by side in every round.
+    if (baseline)
+      pages.splice(
+        0,
+        pages.length,
+        ...pages.flatMap((page) =>
+          page.portal === 'ours' && page.as
+            ? [
+                page,
+                {
+                  ...page,
+                  key: `baseline_${page.key}`,
+                  label: `baseline: ${page.label}`,
+                  portal: 'baseline' as const,
+                },
+              ]
+            : [page],
+        ),
+      );
     browser = await launchChromium(path.join(tmp, 'profile'));
     const results = new Map(pages.map((p) => [p, [] as Run[]]));
     const failures = new Map(pages.map((p) => [p, [] as string[]]));
     for (let round = 1; round <= RUNS; round++) {
       for (const page of pages) {
-        const base = page.portal === 'anchor' ? anchor.url : ours.url;
-        await setSession(browser, base, page.as ? sessions[page.as] : null);
+        const base = { ours: ours.url, anchor: anchor.url, baseline: baseline?.url ?? '' }[page.portal];
+        const signedIn = page.portal === 'baseline' ? baselineSessions! : sessions;
+        await setSession(browser, base, page.as ? signedIn[page.as] : null);
         const started = performance.now();
         let run = await audit(base + page.path, browser.port);
         // Lighthouse's own failures (NO_NAVSTART on a loaded machine) get one more try, reported as such.
@@ -449,7 +495,7 @@ export async function benchLighthouse({
       }
     }
     report(pages, results, failures);
-    record(pages, results);
+    if (!baseline) record(pages, results);
     console.log(
       `\nLoad average at the end: ${os
         .loadavg()
@@ -459,6 +505,7 @@ export async function benchLighthouse({
   } finally {
     await browser?.stop();
     await anchor?.stop();
+    await baseline?.stop();
     await ours?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.rmSync(path.join(root, serverBuildDir), { recursive: true, force: true });

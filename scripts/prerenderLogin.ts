@@ -1,10 +1,20 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { transform } from 'esbuild';
 import { compile } from 'tailwindcss';
 import { runnerImport, type Plugin } from 'vite';
-import { LOGIN_PATH } from '../contract/navigation';
+import {
+  CONFIRM_CODE_PATH,
+  FORGOT_PASSWORD_PAGE,
+  LOGIN_PATH,
+  PRINT_DOCUMENT_PREFIX,
+  RESET_PASSWORD_PAGE,
+  VERIFY_PATH,
+} from '../contract/navigation';
+import { TOKEN_COOKIE } from '../contract/roles';
+import { STATECHARTS_PATH } from '../contract/statecharts';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
 import type { renderLogin } from '../src/prerender';
 
@@ -47,15 +57,36 @@ export function prerenderLogin(): Plugin {
         files.add(file);
         chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
       };
-      for (const source of ['/src/app/appActors.ts', '/src/Pages.tsx']) {
-        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(source));
+      for (const source of ['/src/app/appActors.ts', '/src/Pages.tsx', '/src/shell/pageChunks.ts']) {
+        // The chunk the module starts, or (a module the shell's chunk imports too) the one that holds it.
+        const chunk =
+          chunks.find((c) => c.facadeModuleId?.endsWith(source)) ??
+          chunks.find((c) => c.moduleIds.some((id) => id.endsWith(source)));
         if (!chunk) throw new Error(`prerender-login: the chunk of ${source} is missing`);
         visit(chunk.fileName);
       }
       const preloads = [...files]
         .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
         .join('');
-      fs.writeFileSync(indexFile, index.replace('  </head>', `${preloads}  </head>`));
+      // VineJS (the forms' checks, in every endpoint's contract): out of the first visit's path, named
+      // for the shell to prefetch once the page is up (src/shell/prefetch.ts), on /login's page too.
+      const vine = chunks.find((c) => c.moduleIds.some((id) => id.endsWith('/contract/formValidator.ts')));
+      if (!vine) throw new Error('prerender-login: the chunk of contract/formValidator.ts is missing');
+      const later = `    <meta name="portal-prefetch" content="/${vine.fileName}">\n`;
+      const boot = writeShellPreload(
+        outDir,
+        chunks,
+        (file) => files.has(file) || index.includes(`/${file}"`),
+      );
+      // Named before the entry: among the first requests of the page, so it runs early.
+      const entry = '    <script type="module" crossorigin src=';
+      if (!index.includes(entry)) throw new Error('prerender-login: index.html names no entry script');
+      fs.writeFileSync(
+        indexFile,
+        index
+          .replace(entry, `    <script type="module" async src="/${boot}"></script>\n${entry}`)
+          .replace('  </head>', `${preloads}${later}  </head>`),
+      );
 
       // /login: its HTML rendered, its own rules inline, the full sheet named for later.
       const { module } = await runnerImport<{ renderLogin: typeof renderLogin }>(
@@ -77,13 +108,53 @@ export function prerenderLogin(): Plugin {
           sheet[0],
           `\n    <script>${EARLY_SUBMIT_SCRIPT}</script>\n    <style>${css}</style>\n    <meta name="portal-styles" content="${sheet[1]}">`,
         )
-        .replace('  </head>', `    ${hints}\n  </head>`)
+        .replace('  </head>', `    ${hints}\n${later}  </head>`)
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${LOGIN_PATH}">${body}</div>`);
       if (!login.includes(body)) throw new Error('prerender-login: index.html has no empty #root');
       fs.mkdirSync(path.join(outDir, LOGIN_PATH), { recursive: true });
       fs.writeFileSync(path.join(outDir, LOGIN_PATH, 'index.html'), login);
     },
   };
+}
+
+/**
+ * A signed-in page of the shell opened cold asks for the shell's chunk only once the entry has run
+ * (src/main.tsx → src/shell/pageChunks.ts): on slow 3G the entry alone takes some three seconds. This
+ * small script, named by every page's HTML but /login's, runs as soon as it arrives and, with a session
+ * cookie and a shell page's path, preloads the shell's chunk and what it imports beside the entry. The
+ * public pages (/verify on a phone, the print pages) fetch nothing more. Returns the file's name.
+ */
+function writeShellPreload(
+  outDir: string,
+  chunks: { fileName: string; imports: string[]; moduleIds: string[] }[],
+  preloaded: (file: string) => boolean,
+): string {
+  const shell = chunks.find((c) => c.moduleIds.some((id) => id.endsWith('/src/shell/Shell.tsx')));
+  if (!shell) throw new Error('prerender-login: the chunk of src/shell/Shell.tsx is missing');
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file) || preloaded(file)) return;
+    files.add(file);
+    chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
+  };
+  visit(shell.fileName);
+  const exact = [
+    LOGIN_PATH,
+    CONFIRM_CODE_PATH,
+    RESET_PASSWORD_PAGE,
+    FORGOT_PASSWORD_PAGE,
+    VERIFY_PATH,
+    STATECHARTS_PATH,
+  ];
+  const prefixes = [PRINT_DOCUMENT_PREFIX, `${VERIFY_PATH}/`];
+  const code = `const p=location.pathname;if(document.cookie.split("; ").some(c=>c.startsWith(${JSON.stringify(
+    `${TOKEN_COOKIE}=`,
+  )}))&&!${JSON.stringify(exact)}.includes(p)&&!${JSON.stringify(prefixes)}.some(x=>p.startsWith(x)))for(const f of ${JSON.stringify(
+    [...files].map((file) => `/${file}`),
+  )})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:f}));\n`;
+  const name = `assets/shell-preload-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`;
+  fs.writeFileSync(path.join(outDir, name), code);
+  return name;
 }
 
 /** The rules of src/styles.css that these class names use (Tailwind's own compiler), minified. */

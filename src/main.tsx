@@ -1,6 +1,7 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '../contract/navigation';
 import { loadActors } from './app/loadActors';
+import { preloadPage } from './app/pagesChunk';
 import { readToken } from './api/cookies';
 import { readPendingLogin } from './api/pendingLogin';
 import { Root } from './Root';
@@ -18,5 +19,7 @@ if (
 ) {
   hydrateRoot(container, <Root initial={null} />);
 } else {
+  // Signed in: the page's chunk and the shell's come beside the actors, not after them.
+  if (readToken() !== null && location.pathname !== LOGIN_PATH) void preloadPage(location.pathname);
   void loadActors().then((actors) => createRoot(container).render(<Root initial={actors} />));
 }

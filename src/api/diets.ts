@@ -1,15 +1,8 @@
 import { DIET_ENDPOINTS as E } from '../../contract/diets.endpoints';
-import { REGISTRATION_ENDPOINTS } from '../../contract/registration.endpoints';
-import type { Role } from '../../contract/roles';
 import type { FormValues } from '../../machines/formDialog.machine';
 import { send } from './send';
 
 /** The diets' I/O: the choices and the window for both roles; the board's diet and extension changes. */
-
-export const loadDietChoices = async (role: Role) => (await send(E.choices[role])).data;
-
-export const loadRegistrationWindow = async (role: Role) =>
-  (await send(REGISTRATION_ENDPOINTS.window[role])).data;
 
 /**
  * Creates (no `id` in the values) or edits a diet; the contract's validator runs first (in `send`), as

@@ -1,4 +1,5 @@
 import type { CandidateFormOptions } from '../../contract/candidates';
+import { CANDIDATE_FORM_OPTIONS } from '../../contract/candidates.reads';
 import { REFERENCE_ENDPOINTS } from '../../contract/reference.endpoints';
 import type { Role } from '../../contract/roles';
 import { send } from './send';
@@ -8,14 +9,9 @@ import { send } from './send';
  * they can be asked for while that chunk is still on its way (src/shell/routes.tsx).
  */
 
-/**
- * The candidates' endpoints are imported when first asked for: this module is in the entry chunk (the
- * shell prefetches the choices), and the endpoints' validators (VineJS) must stay out of the login page.
- */
-export const loadFormOptions = async (): Promise<CandidateFormOptions> => {
-  const { CANDIDATE_ENDPOINTS } = await import('../../contract/candidates.endpoints');
-  return (await send(CANDIDATE_ENDPOINTS.formOptions)).data;
-};
+/** The form's choices, read without the candidates' validators (contract/candidates.reads.ts). */
+export const loadFormOptions = async (): Promise<CandidateFormOptions> =>
+  (await send(CANDIDATE_FORM_OPTIONS)).data;
 
 /** The nationality list (no validator, so no VineJS: contract/reference.endpoints.ts). */
 export const loadNationalities = (role: Role) =>

@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { SchoolNotice } from '../../contract/notifications';
+import { NOTIFICATION_READS } from '../../contract/notifications.reads';
 import { send } from './send';
 
 /**
@@ -22,4 +23,4 @@ export const markRead = (then: () => void) =>
 
 /** What the board has told the caller's school, newest first (the school's dashboard). */
 export const loadSchoolNotices = async (): Promise<SchoolNotice[]> =>
-  (await send((await endpoints()).schoolNotices)).data;
+  (await send(NOTIFICATION_READS.schoolNotices)).data;

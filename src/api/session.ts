@@ -1,6 +1,7 @@
 import { fromPromise } from 'xstate';
 import type { ConfirmCodePayload, LoginChallenge, LoginPayload, SignedIn } from '../../contract/auth';
 import { firstMessage, isApiFailure } from '../../contract/envelope';
+import { PROFILE_READ } from '../../contract/profile.read';
 import type { User } from '../../contract/user';
 import { clearSession, readRole, storeSession } from './cookies';
 import { send } from './send';
@@ -15,7 +16,6 @@ import { send } from './send';
 const auth = () => import('../../contract/auth.endpoints').then((module) => module.AUTH_ENDPOINTS);
 /** Starts fetching the sign-in's checks as the user starts typing, so the POST does not wait for them. */
 export const prepareSignIn = () => void auth().catch(() => {});
-const profile = () => import('../../contract/profile.endpoints').then((module) => module.PROFILE_ENDPOINTS);
 
 /**
  * For a view that shows one sentence, not field messages (the code page, the impersonation dialog): a
@@ -49,7 +49,7 @@ export const sessionActors = {
     return { message: message ?? 'A new code has been sent.' };
   }),
   loadProfile: fromPromise<User, void>(async () => {
-    const { data } = await send((await profile()).read[readRole() ?? 'school_admin']);
+    const { data } = await send(PROFILE_READ[readRole() ?? 'school_admin']);
     return data;
   }),
   signOut: fromPromise<void, void>(async () => {

@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { isApiFailure } from '../../contract/envelope';
+import { NOTIFICATION_READS } from '../../contract/notifications.reads';
 import type {
   ImpersonationStarted,
   StartImpersonationPayload,
@@ -46,7 +47,7 @@ export const watchActivity = fromCallback<IdleEvent>(({ sendBack }) => {
 /** Background count: a failure is only logged (spec section 8), the machine keeps the last count. */
 export const countUnread = fromPromise<number, void>(async () => {
   try {
-    const { data } = await send((await notifications()).count);
+    const { data } = await send(NOTIFICATION_READS.count);
     return Number(data ?? 0);
   } catch (failure) {
     console.warn('Could not refresh the unread notification count', failure);

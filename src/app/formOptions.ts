@@ -13,7 +13,10 @@ export const useNationalities = () => useResource(NATIONALITIES, loadAdminNation
  * Both loads at once, before the form that reads them is there: read one after the other under
  * Suspense, the second would wait for the first (and the form's chunk) on a slow link.
  */
+/** The form's choices alone, for a page that offers them without the form (Score Entry's course headers). */
+export const prefetchFormOptions = () => prefetchResource(FORM_OPTIONS, loadFormOptions);
+
 export function prefetchFormChoices() {
-  prefetchResource(FORM_OPTIONS, loadFormOptions);
+  prefetchFormOptions();
   prefetchResource(NATIONALITIES, loadAdminNationalities);
 }

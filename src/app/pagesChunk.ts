@@ -3,3 +3,9 @@
  * A file of its own: Pages.tsx loads the shell through chunks.ts, which must not name Pages back.
  */
 export const loadPages = () => import('../Pages');
+/**
+ * A signed-in page opened cold: its chunk and the shell's, asked for beside the actors (src/main.tsx).
+ * The table of pages' chunks is a chunk of its own, which the HTML of every page but /login preloads.
+ */
+export const preloadPage = (path: string) =>
+  import('../shell/pageChunks').then(({ preloadPage }) => preloadPage(path));

@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel } from '@headlessui/react';
 import { Suspense } from 'react';
 import { Slide, ToastContainer } from 'react-toastify/unstyled';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
 import { HOME_PATH } from '../../contract/navigation';
@@ -12,6 +12,7 @@ import { ImpersonationBanner } from './ImpersonationBanner';
 import { Header } from './Header';
 import { NotForYourRole } from './pages';
 import { findShellPage } from './routes';
+import { prefetchLater } from './prefetch';
 import { Sidebar } from './Sidebar';
 
 /** The page shell: sidebar, header and the page for the current path, checked against the role. */
@@ -21,6 +22,7 @@ export default function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
   // A view with nothing to run (no steps, no I/O): plain React state, as the sidebar's, not a machine.
   const [liveStateOpen, setLiveStateOpen] = useState(false);
+  useEffect(prefetchLater, []);
   if (!role) return null;
   if (location === '/') return <Redirect to={HOME_PATH} replace />;
 

@@ -10,7 +10,29 @@ import {
 } from '../../contract/navigation';
 import { INTEGRITY_PAGE } from '../../contract/integrity';
 import type { Role } from '../../contract/roles';
-import { prefetchFormChoices } from '../app/formOptions';
+import {
+  auditTrailChunk,
+  bulkIndexChunk,
+  candidatesChunk,
+  conversationsChunk,
+  coursesChunk,
+  dashboardChunk,
+  dietsChunk,
+  indexFormChunk,
+  integrityChunk,
+  notificationsChunk,
+  offendersChunk,
+  paymentsChunk,
+  printDocumentsChunk,
+  resitsChunk,
+  schoolBroadcastsChunk,
+  schoolsChunk,
+  scoreEntryChunk,
+  scoresChunk,
+  sendBroadcastChunk,
+  staffChunk,
+  yourBroadcastsChunk,
+} from './pageChunks';
 import { AreaBeingBuilt } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
@@ -20,54 +42,42 @@ export interface ShellPage {
   render: () => ReactNode;
 }
 
-// Each area is its own chunk, loaded when first opened.
-const DashboardPage = lazy(() => import('../pages/dashboard/DashboardPage'));
-const NotificationsPage = lazy(() => import('../pages/NotificationsPage'));
-// A school's messages with the board: the school's pages and the board's view of one, one chunk.
-const conversations = () => import('../pages/conversations/ConversationsPage');
-const SchoolMessagesPage = lazy(conversations);
-const BoardConversationPage = lazy(() => conversations().then((m) => ({ default: m.BoardConversationPage })));
-const SchoolsPage = lazy(() => import('../pages/schools/SchoolsPage'));
-const CoursesPage = lazy(() => import('../pages/courses/CoursesPage'));
-const DietsPage = lazy(() => import('../pages/diets/DietsPage'));
-const BulkIndexPage = lazy(() => import('../pages/bulk/BulkIndexPage'));
-const OffendersPage = lazy(() => import('../pages/offenders/OffendersPage'));
-const ResitsPage = lazy(() => import('../pages/resits/ResitsPage'));
-const StaffPage = lazy(() => import('../pages/staff/StaffPage'));
-const AuditTrailPage = lazy(() => import('../pages/auditTrail/AuditTrailPage'));
-const IntegrityPage = lazy(() => import('../pages/integrity/IntegrityPage'));
-const PrintDocumentsPage = lazy(() => import('../pages/documents/PrintDocumentsPage'));
-const SendBroadcastPage = lazy(() => import('../pages/broadcasts/SendBroadcastPage'));
-const YourBroadcastsPage = lazy(() => import('../pages/broadcasts/YourBroadcastsPage'));
-const SchoolBroadcastsPage = lazy(() => import('../pages/broadcasts/SchoolBroadcastsPage'));
-// The payments area is one chunk; its tabs are named exports of it.
-const payments = () => import('../pages/payments/PaymentsPage');
-const PaymentsPage = lazy(payments);
-const HistoriesPage = lazy(() => payments().then((m) => ({ default: m.HistoriesPage })));
-const ReconciliationPage = lazy(() => payments().then((m) => ({ default: m.ReconciliationPage })));
-const ReceiptPage = lazy(() => payments().then((m) => ({ default: m.ReceiptPage })));
-// Score entry and results are one chunk; its pages are named exports of it.
-const scores = () => import('../pages/scores/ScorePage');
-const SheetsPage = lazy(scores);
-const SheetPage = lazy(() => scores().then((m) => ({ default: m.SheetPage })));
-const PapersPage = lazy(() => scores().then((m) => ({ default: m.PapersPage })));
-const ResultsPage = lazy(() => scores().then((m) => ({ default: m.ResultsPage })));
-const SchoolResultsPage = lazy(() => scores().then((m) => ({ default: m.SchoolResultsPage })));
-// The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own);
-// each page is a named export of it.
-const candidates = () => import('../pages/candidates/CandidateFormPage');
-// The index form page asks at once for what its form needs (the form's own chunk with VineJS, and the
-// form's choices), not one after the other.
-const IndexFormPage = lazy(() => {
-  prefetchFormChoices();
-  import('../pages/candidates/CandidateForm').catch(() => {}); // Loaded again, and shown, by the page.
-  return candidates().then((m) => ({ default: m.IndexFormPage }));
-});
-const SearchPage = lazy(() => candidates().then((m) => ({ default: m.SearchPage })));
-const EditPage = lazy(() => candidates().then((m) => ({ default: m.EditPage })));
-const IndexedPage = lazy(() => candidates().then((m) => ({ default: m.IndexedPage })));
-const RegisteredPage = lazy(() => candidates().then((m) => ({ default: m.RegisteredPage })));
-const CandidateRecordPage = lazy(() => candidates().then((m) => ({ default: m.CandidateRecordPage })));
+// Each area is its own chunk, loaded when first opened (or with the shell, on a page opened cold:
+// pageChunks.ts).
+const DashboardPage = lazy(dashboardChunk);
+const NotificationsPage = lazy(notificationsChunk);
+const SchoolMessagesPage = lazy(conversationsChunk);
+const BoardConversationPage = lazy(() =>
+  conversationsChunk().then((m) => ({ default: m.BoardConversationPage })),
+);
+const SchoolsPage = lazy(schoolsChunk);
+const CoursesPage = lazy(coursesChunk);
+const DietsPage = lazy(dietsChunk);
+const BulkIndexPage = lazy(bulkIndexChunk);
+const OffendersPage = lazy(offendersChunk);
+const ResitsPage = lazy(resitsChunk);
+const StaffPage = lazy(staffChunk);
+const AuditTrailPage = lazy(auditTrailChunk);
+const IntegrityPage = lazy(integrityChunk);
+const PrintDocumentsPage = lazy(printDocumentsChunk);
+const SendBroadcastPage = lazy(sendBroadcastChunk);
+const YourBroadcastsPage = lazy(yourBroadcastsChunk);
+const SchoolBroadcastsPage = lazy(schoolBroadcastsChunk);
+const PaymentsPage = lazy(paymentsChunk);
+const HistoriesPage = lazy(() => paymentsChunk().then((m) => ({ default: m.HistoriesPage })));
+const ReconciliationPage = lazy(() => paymentsChunk().then((m) => ({ default: m.ReconciliationPage })));
+const ReceiptPage = lazy(() => paymentsChunk().then((m) => ({ default: m.ReceiptPage })));
+const SheetsPage = lazy(scoreEntryChunk);
+const SheetPage = lazy(() => scoresChunk().then((m) => ({ default: m.SheetPage })));
+const PapersPage = lazy(() => scoresChunk().then((m) => ({ default: m.PapersPage })));
+const ResultsPage = lazy(() => scoresChunk().then((m) => ({ default: m.ResultsPage })));
+const SchoolResultsPage = lazy(() => scoresChunk().then((m) => ({ default: m.SchoolResultsPage })));
+const IndexFormPage = lazy(() => indexFormChunk().then((m) => ({ default: m.IndexFormPage })));
+const SearchPage = lazy(() => candidatesChunk().then((m) => ({ default: m.SearchPage })));
+const EditPage = lazy(() => candidatesChunk().then((m) => ({ default: m.EditPage })));
+const IndexedPage = lazy(() => candidatesChunk().then((m) => ({ default: m.IndexedPage })));
+const RegisteredPage = lazy(() => candidatesChunk().then((m) => ({ default: m.RegisteredPage })));
+const CandidateRecordPage = lazy(() => candidatesChunk().then((m) => ({ default: m.CandidateRecordPage })));
 
 const builtPages: Record<string, () => ReactNode> = {
   [HOME_PATH]: () => <DashboardPage />,

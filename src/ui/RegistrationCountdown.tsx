@@ -5,7 +5,7 @@ import { formatCountdown } from '../../contract/diets';
 import { formatDateTime } from '../../contract/format';
 import type { Role } from '../../contract/roles';
 import { registrationWindowMachine } from '../../machines/registrationWindow.machine';
-import { loadRegistrationWindow } from '../api/diets';
+import { loadRegistrationWindow } from '../api/dietReads';
 
 /**
  * The registration window as the server decides it for the caller ('Registration closes in 3 days 4

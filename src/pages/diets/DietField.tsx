@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import type { DietChoice } from '../../../contract/diets';
 import type { Role } from '../../../contract/roles';
-import { loadDietChoices } from '../../api/diets';
+import { loadDietChoices } from '../../api/dietReads';
 import { prefetchResource, useResource } from '../../app/resource';
 import { SelectField } from '../../ui/controls';
 

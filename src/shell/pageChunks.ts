@@ -1,0 +1,128 @@
+import { SCHOOL_BROADCASTS_PAGE } from '../../contract/broadcasts';
+import { INTEGRITY_PAGE } from '../../contract/integrity';
+import {
+  AUDIT_TRAIL_PAGE,
+  BOARD_STAFF_PAGE,
+  BROADCAST_LINKS,
+  CANDIDATE_RECORD_PAGE,
+  HOME_PATH,
+  isShellLess,
+  PRINT_DOCUMENT_PREFIX,
+} from '../../contract/navigation';
+import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
+import { readImpersonationToken, readRole } from '../api/cookies';
+import { loadShell } from '../app/chunks';
+import { prefetchFormChoices, prefetchFormOptions } from '../app/formOptions';
+import { prefetchResource } from '../app/resource';
+import { prefetchDietChoices } from '../pages/diets/DietField';
+
+/**
+ * Each shell page's chunk, by path (src/shell/routes.tsx renders them). A module of its own, outside the
+ * shell's chunk, so a signed-in page opened cold asks for the shell and its page's chunk at once
+ * (`preloadPage`) instead of the page's after the shell's code has run.
+ */
+export const dashboardChunk = () => import('../pages/dashboard/DashboardPage');
+export const notificationsChunk = () => import('../pages/NotificationsPage');
+// A school's messages with the board: the school's pages and the board's view of one, one chunk.
+export const conversationsChunk = () => import('../pages/conversations/ConversationsPage');
+export const schoolsChunk = () => import('../pages/schools/SchoolsPage');
+export const coursesChunk = () => import('../pages/courses/CoursesPage');
+export const dietsChunk = () => import('../pages/diets/DietsPage');
+export const bulkIndexChunk = () => import('../pages/bulk/BulkIndexPage');
+export const offendersChunk = () => import('../pages/offenders/OffendersPage');
+export const resitsChunk = () => import('../pages/resits/ResitsPage');
+export const staffChunk = () => import('../pages/staff/StaffPage');
+export const auditTrailChunk = () => import('../pages/auditTrail/AuditTrailPage');
+export const integrityChunk = () => import('../pages/integrity/IntegrityPage');
+export const printDocumentsChunk = () => import('../pages/documents/PrintDocumentsPage');
+export const sendBroadcastChunk = () => import('../pages/broadcasts/SendBroadcastPage');
+export const yourBroadcastsChunk = () => import('../pages/broadcasts/YourBroadcastsPage');
+export const schoolBroadcastsChunk = () => import('../pages/broadcasts/SchoolBroadcastsPage');
+// The payments area is one chunk; its tabs are named exports of it.
+export const paymentsChunk = () => import('../pages/payments/PaymentsPage');
+// Score entry and results are one chunk; its pages are named exports of it.
+export const scoresChunk = () => import('../pages/scores/ScorePage');
+/**
+ * Score Entry (the board's) asks at once for its diet filter's choices and its course headers, beside its
+ * chunk: its sheets wait for the diet, and the sheets' table for the course headers.
+ */
+export function scoreEntryChunk() {
+  prefetchDietChoices('admin');
+  prefetchFormOptions();
+  return scoresChunk();
+}
+// The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own).
+export const candidatesChunk = () => import('../pages/candidates/CandidateFormPage');
+/** The index form asks at once for its own chunk (VineJS) and its choices, beside the area's chunk. */
+export function indexFormChunk() {
+  prefetchFormChoices();
+  import('../pages/candidates/CandidateForm').catch(() => {}); // Loaded again, and shown, by the page.
+  return candidatesChunk();
+}
+const printDocumentChunk = () => import('../pages/PrintDocumentPage');
+
+/** The chunk of each shell page, by the same paths as routes.tsx's pages (the longest one a path sits under). */
+const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
+  [HOME_PATH]: dashboardChunk,
+  '/print-document': printDocumentsChunk,
+  '/notifications': notificationsChunk,
+  '/notifications/conversation': conversationsChunk,
+  '/messages': conversationsChunk,
+  '/school': schoolsChunk,
+  '/courses': coursesChunk,
+  '/candidate/index-a-candidate': indexFormChunk,
+  '/candidate/candidate-search': candidatesChunk,
+  '/candidate/edit-candidate': candidatesChunk,
+  '/candidate/candidate-indexed': candidatesChunk,
+  '/candidate/candidate-registered': candidatesChunk,
+  '/candidate/resit': resitsChunk,
+  '/candidate/offender/candidate-exam-offenders': offendersChunk,
+  '/courses/diets': dietsChunk,
+  '/candidate/index-a-candidate/bulk': bulkIndexChunk,
+  '/payments': paymentsChunk,
+  '/score': scoreEntryChunk,
+  '/candidate/candidate-registered/results': scoresChunk,
+  [CANDIDATE_RECORD_PAGE]: candidatesChunk,
+  [BROADCAST_LINKS[0].path]: sendBroadcastChunk,
+  [BROADCAST_LINKS[1].path]: yourBroadcastsChunk,
+  [SCHOOL_BROADCASTS_PAGE]: schoolBroadcastsChunk,
+  [BOARD_STAFF_PAGE]: staffChunk,
+  [AUDIT_TRAIL_PAGE]: auditTrailChunk,
+  [INTEGRITY_PAGE]: integrityChunk,
+};
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
+
+/** The chunk for a path: its own, or the longest page path it sits under (as findShellPage). */
+function pageChunkFor(path: string): (() => Promise<unknown>) | null {
+  const prefix = Object.keys(PAGE_CHUNKS)
+    .filter((page) => under(path, page))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix ? PAGE_CHUNKS[prefix] : null;
+}
+
+/**
+ * A signed-in page opened cold (src/main.tsx): its chunk and the shell's, fetched together while the
+ * app's actors load, and the Dashboard's charts and numbers asked for at once (with the role of the session's
+ * cookie; an impersonation waits for its page, which knows whom it shows). Every request here is one
+ * the page would make anyway, later; nothing runs twice (chunks and loads are cached).
+ */
+export function preloadPage(path: string) {
+  if (path.startsWith(PRINT_DOCUMENT_PREFIX)) {
+    void printDocumentChunk().catch(() => {});
+    return;
+  }
+  // The public pages (/verify on a phone, /statecharts) have no shell: nothing more for them.
+  if (isShellLess(path)) return;
+  void loadShell().catch(() => {});
+  void pageChunkFor(path)?.().catch(() => {});
+  if (path === HOME_PATH) {
+    // Both roles' Dashboards draw charts once their numbers come: chartist is ready by then.
+    void import('../pages/dashboard/Charts').catch(() => {});
+  }
+  if (path === HOME_PATH && readImpersonationToken() === null) {
+    const role = readRole();
+    if (role === 'admin') prefetchResource('dashboard-admin', loadBoardDashboard);
+    if (role === 'school_admin') prefetchResource('dashboard-school', loadSchoolDashboard);
+  }
+}
