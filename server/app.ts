@@ -1,6 +1,7 @@
 import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
+import { inlineHashes } from './http/inlineHashes';
 import type { AppEnv, Deps } from './http/context';
 import { cachePolicy } from './http/cache';
 import { compressAnswers, jsonAnswer } from './http/compress';
@@ -106,13 +107,18 @@ const PAYSTACK_ORIGINS = {
   connect: ['https://api.paystack.co'],
 };
 
-function securityHeaders(provider: typeof PAYSTACK_ORIGINS | null) {
+function securityHeaders(
+  provider: typeof PAYSTACK_ORIGINS | null,
+  inline: { script: string[]; style: string[] } = { script: [], style: [] },
+) {
   return {
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      // VineJS compiles its validators with new Function; nothing else is loosened.
-      scriptSrc: ["'self'", "'unsafe-eval'", ...(provider?.script ?? [])],
-      styleSrc: ["'self'", ...(provider?.style ?? [])],
+      // VineJS compiles its validators with new Function; the built pages' own inline blocks are allowed
+      // by their hashes (server/http/inlineHashes.ts); nothing else is loosened.
+      scriptSrc: ["'self'", "'unsafe-eval'", ...inline.script, ...(provider?.script ?? [])],
+      // A hash beside 'unsafe-inline' would switch 'unsafe-inline' off: Paystack's styles keep it alone.
+      styleSrc: ["'self'", ...(provider?.style ?? inline.style)],
       imgSrc: ["'self'", 'data:', 'blob:'],
       connectSrc: ["'self'", ...(provider?.connect ?? [])],
       fontSrc: ["'self'"],
@@ -138,9 +144,12 @@ export function createApp(deps: Deps) {
   // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).
   app.use('*', compressAnswers(COMPRESS_ABOVE));
   const strict = secureHeaders(securityHeaders(null));
+  const pages = secureHeaders(securityHeaders(null, inlineHashes(deps.config.distDir)));
   // With Paystack's keys the SPA's pages may load Paystack's script and frame its checkout; the API,
   // the stored files and the sandbox keep the strict policy (docs/decisions.md "Payments").
-  const withProvider = deps.config.paystack ? secureHeaders(securityHeaders(PAYSTACK_ORIGINS)) : strict;
+  const withProvider = deps.config.paystack
+    ? secureHeaders(securityHeaders(PAYSTACK_ORIGINS, inlineHashes(deps.config.distDir)))
+    : pages;
   app.use('*', (c, next) =>
     c.req.path.startsWith('/api/') ||
     c.req.path.startsWith('/files/') ||

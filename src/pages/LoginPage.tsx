@@ -73,7 +73,14 @@ export function LoginPage() {
 
   return (
     <AuthLayout title="Sign in">
-      <form onSubmit={submit} onFocus={() => prepare(load)} className="space-y-4" noValidate={false}>
+      {/* POST: a submit no script catches (before hydration) never puts the password in an address. */}
+      <form
+        method="post"
+        onSubmit={submit}
+        onFocus={() => prepare(load)}
+        className="space-y-4"
+        noValidate={false}
+      >
         {view.expired && <Alert tone="info">Your session has ended. Please sign in again.</Alert>}
         {generalError && <Alert tone="error">{generalError}</Alert>}
         <TextField
