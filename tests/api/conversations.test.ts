@@ -266,10 +266,17 @@ describe("the answer's mail, through the outbox", () => {
     // It links to the conversation in the portal and carries no answer text and no token.
     expect(mails[0]).toMatch(new RegExp(`Sign in to the portal to read it: http\\S+/messages/${id}\\n`));
     expect(mails[0]).not.toContain('Answered.');
-    const [row] = await db()
-      .select()
-      .from(conversationMails)
-      .where(eq(conversationMails.id, outbox.conversation_mails.id));
+    // The worker that sent it marks it in the same transaction, which may commit a moment after the mail.
+    const row = await until(
+      async () =>
+        (
+          await db()
+            .select()
+            .from(conversationMails)
+            .where(eq(conversationMails.id, outbox.conversation_mails.id))
+        )[0],
+      (found) => found.mailedAt !== null,
+    );
     expect(row.mailedAt).not.toBeNull();
   });
 
