@@ -149,25 +149,6 @@ export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
   'candidate-index-form': 'Candidate index form',
 };
 
-/**
- * Pages shown without header and sidebar: the spec's, the password pages beside /login, the public
- * check of a printed document's code (/verify, /verify/<code>) and the public /statecharts.
- */
-export function isShellLess(path: string): boolean {
-  return (
-    [
-      LOGIN_PATH,
-      CONFIRM_CODE_PATH,
-      RESET_PASSWORD_PAGE,
-      FORGOT_PASSWORD_PAGE,
-      VERIFY_PATH,
-      STATECHARTS_PATH,
-    ].includes(path) ||
-    path.startsWith(PRINT_DOCUMENT_PREFIX) ||
-    path.startsWith(`${VERIFY_PATH}/`)
-  );
-}
-
 export const HOME_PATH = '/overview';
 export const LOGIN_PATH = '/login';
 export const CONFIRM_CODE_PATH = '/auth-confirm-code';
@@ -178,3 +159,24 @@ export const FORGOT_PASSWORD_PAGE = '/forgot-password';
 /** The public page where anyone holding a printed document checks its code (no sign-in, no shell). */
 export const VERIFY_PATH = '/verify';
 export const REDIRECT_PARAM = 'redirect-to';
+
+/**
+ * Pages shown without header and sidebar: the spec's, the password pages beside /login, the public
+ * check of a printed document's code (/verify, /verify/<code>) and the public /statecharts. Also read
+ * by the build's shell preload (scripts/prerenderLogin.ts), which must skip the same pages.
+ */
+export const SHELL_LESS = {
+  paths: [
+    LOGIN_PATH,
+    CONFIRM_CODE_PATH,
+    RESET_PASSWORD_PAGE,
+    FORGOT_PASSWORD_PAGE,
+    VERIFY_PATH,
+    STATECHARTS_PATH,
+  ],
+  prefixes: [PRINT_DOCUMENT_PREFIX, `${VERIFY_PATH}/`],
+};
+
+export function isShellLess(path: string): boolean {
+  return SHELL_LESS.paths.includes(path) || SHELL_LESS.prefixes.some((prefix) => path.startsWith(prefix));
+}

@@ -5,16 +5,8 @@ import path from 'node:path';
 import { transform } from 'esbuild';
 import { compile } from 'tailwindcss';
 import { runnerImport, type Plugin } from 'vite';
-import {
-  CONFIRM_CODE_PATH,
-  FORGOT_PASSWORD_PAGE,
-  LOGIN_PATH,
-  PRINT_DOCUMENT_PREFIX,
-  RESET_PASSWORD_PAGE,
-  VERIFY_PATH,
-} from '../contract/navigation';
+import { LOGIN_PATH, SHELL_LESS } from '../contract/navigation';
 import { TOKEN_COOKIE } from '../contract/roles';
-import { STATECHARTS_PATH } from '../contract/statecharts';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
 import type { renderLogin } from '../src/prerender';
 
@@ -138,15 +130,7 @@ function writeShellPreload(
     chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
   };
   visit(shell.fileName);
-  const exact = [
-    LOGIN_PATH,
-    CONFIRM_CODE_PATH,
-    RESET_PASSWORD_PAGE,
-    FORGOT_PASSWORD_PAGE,
-    VERIFY_PATH,
-    STATECHARTS_PATH,
-  ];
-  const prefixes = [PRINT_DOCUMENT_PREFIX, `${VERIFY_PATH}/`];
+  const { paths: exact, prefixes } = SHELL_LESS;
   const code = `const p=location.pathname;if(document.cookie.split("; ").some(c=>c.startsWith(${JSON.stringify(
     `${TOKEN_COOKIE}=`,
   )}))&&!${JSON.stringify(exact)}.includes(p)&&!${JSON.stringify(prefixes)}.some(x=>p.startsWith(x)))for(const f of ${JSON.stringify(
