@@ -47,16 +47,29 @@ const RETRY_LIMIT = 5;
  * `exec` runs. The answer is the last statement's that returned rows, as pg's would be for one.
  */
 function pgliteExecutor(pglite: PGlite) {
+  const run = async (text: string, values?: unknown[]) => {
+    // PGlite answers within the same turn of the event loop (its file system is synchronous), so the
+    // queue's start (a few hundred statements) would otherwise run as one chain of promises and hold
+    // back every request until it ends; a turn between statements lets a request in.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (values?.length) return pglite.query(text, values);
+    const results = await pglite.exec(text);
+    return [...results].reverse().find((result) => result.fields.length > 0) ?? { rows: [], fields: [] };
+  };
+  // pg-boss marks a finished job complete without awaiting it, so its stop can end with that statement
+  // still on its way; the queue's stop waits for these before the portal closes the database.
+  const running = new Set<Promise<unknown>>();
   return {
-    async executeSql(text: string, values?: unknown[]) {
-      // PGlite answers within the same turn of the event loop (its file system is synchronous), so the
-      // queue's start (a few hundred statements) would otherwise run as one chain of promises and hold
-      // back every request until it ends; a turn between statements lets a request in.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (values?.length) return pglite.query(text, values);
-      const results = await pglite.exec(text);
-      return [...results].reverse().find((result) => result.fields.length > 0) ?? { rows: [], fields: [] };
+    executeSql(text: string, values?: unknown[]) {
+      const statement = run(text, values);
+      running.add(statement);
+      statement.then(
+        () => running.delete(statement),
+        () => running.delete(statement),
+      );
+      return statement;
     },
+    drained: () => Promise.allSettled([...running]).then(() => {}),
   };
 }
 
@@ -129,10 +142,11 @@ export async function startJobs(
   { pollingIntervalSeconds = 2, schedule = true, supervise = true }: JobsOptions = {},
 ): Promise<Jobs> {
   const { log } = context;
+  const executor = connection.driver === 'pglite' ? pgliteExecutor(connection.pglite) : null;
   const boss = new PgBoss({
     ...(connection.driver === 'postgres'
       ? { connectionString: connection.url, max: 3, application_name: 'portal-jobs' }
-      : { db: pgliteExecutor(connection.pglite) }),
+      : { db: executor! }),
     schema: SCHEMA,
     schedule,
     supervise,
@@ -224,9 +238,10 @@ export async function startJobs(
       return id;
     },
     wake,
-    stop: () => {
+    async stop() {
       stopped = true;
-      return boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await executor?.drained();
     },
     async check() {
       if (stopped) throw new Error('the job queue is stopped');
