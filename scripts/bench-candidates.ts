@@ -817,6 +817,34 @@ export interface BenchDatabase {
 }
 
 /**
+ * A PostgreSQL database with `total` seeded candidates for a bench part: BENCH_KEEP_DATABASE names one
+ * kept between runs (seeded once, reused; drop it by hand), otherwise one of its own, dropped after.
+ */
+export async function seededPostgres(suffix: string, total: number) {
+  const keep = process.env.BENCH_KEEP_DATABASE;
+  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (!keep) {
+    const database = await createBenchDatabase(suffix);
+    if (!database) return null;
+    console.log(`seeding ${total.toLocaleString('en')} candidates into ${database.name}...`);
+    await seedDatabase({ driver: 'postgres', url: database.url }, { analyze: true, total });
+    return { url: database.url, drop: () => database.drop() };
+  }
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  const exists = await admin.query('select 1 from pg_database where datname = $1', [keep]);
+  if (!exists.rowCount) await admin.query(`create database ${keep}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${keep}`;
+  if (!exists.rowCount) {
+    console.log(`seeding ${total.toLocaleString('en')} candidates into ${keep}...`);
+    await seedDatabase({ driver: 'postgres', url: u.toString() }, { analyze: true, total });
+  }
+  return { url: u.toString(), drop: async () => {} };
+}
+
+/**
  * Creates `portal_bench_<suffix>_<pid>` on the PostgreSQL server (DATABASE_URL, or the local one); null,
  * with a line saying so, when the server cannot be reached.
  */

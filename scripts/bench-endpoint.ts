@@ -27,8 +27,7 @@ import { openDatabase } from '../server/db/client';
 import {
   ADMIN,
   SCHOOL_ADMIN,
-  createBenchDatabase,
-  seedDatabase,
+  seededPostgres,
   signIn,
   startServer,
   type BesidePortal,
@@ -290,31 +289,9 @@ const schoolOf = (list: Case[]) => {
 
 async function main() {
   const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
-  const keep = process.env.BENCH_KEEP_DATABASE;
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  let databaseUrl: string;
-  let drop = async () => {};
-  if (keep) {
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [keep]);
-    if (!exists.rowCount) await admin.query(`create database ${keep}`);
-    await admin.end();
-    const u = new URL(server);
-    u.pathname = `/${keep}`;
-    databaseUrl = u.toString();
-    if (!exists.rowCount) {
-      console.log(`seeding ${total.toLocaleString('en')} candidates into ${keep}...`);
-      await seedDatabase({ driver: 'postgres', url: databaseUrl }, { analyze: true, total });
-    }
-  } else {
-    const database = await createBenchDatabase('endpoint');
-    if (!database) return;
-    databaseUrl = database.url;
-    drop = () => database.drop();
-    console.log(`seeding ${total.toLocaleString('en')} candidates into ${database.name}...`);
-    await seedDatabase({ driver: 'postgres', url: databaseUrl }, { analyze: true, total });
-  }
+  const database = await seededPostgres('endpoint', total);
+  if (!database) return;
+  const { url: databaseUrl, drop } = database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-endpoint-'));
   try {
     const running = await startServer(

@@ -28,14 +28,7 @@ import { CANDIDATES_LIST } from '../contract/lists';
 import { selectRows } from '../server/candidates/records';
 import { openDatabase } from '../server/db/client';
 import { candidates } from '../server/db/schema';
-import {
-  ADMIN,
-  createBenchDatabase,
-  seedDatabase,
-  signIn,
-  startServer,
-  type Running,
-} from './bench-candidates';
+import { ADMIN, seededPostgres, signIn, startServer, type Running } from './bench-candidates';
 
 interface Read {
   seconds: number;
@@ -184,35 +177,11 @@ async function startBaseline(dir: string, env: Record<string, string>, port: num
   throw new Error('the baseline portal did not become healthy');
 }
 
-async function keptOrNew(total: number) {
-  const keep = process.env.BENCH_KEEP_DATABASE;
-  const server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (!keep) {
-    const database = await createBenchDatabase('export');
-    if (!database) return null;
-    console.log(`seeding ${total.toLocaleString('en')} candidates into ${database.name}...`);
-    await seedDatabase({ driver: 'postgres', url: database.url }, { analyze: true, total });
-    return { url: database.url, drop: () => database.drop() };
-  }
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  const exists = await admin.query('select 1 from pg_database where datname = $1', [keep]);
-  if (!exists.rowCount) await admin.query(`create database ${keep}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${keep}`;
-  if (!exists.rowCount) {
-    console.log(`seeding ${total.toLocaleString('en')} candidates into ${keep}...`);
-    await seedDatabase({ driver: 'postgres', url: u.toString() }, { analyze: true, total });
-  }
-  return { url: u.toString(), drop: async () => {} };
-}
-
 async function main() {
   const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const small = process.env.BENCH_EXPORT_SMALL ?? '&year=2024';
-  const database = await keptOrNew(total);
+  const database = await seededPostgres('export', total);
   if (!database) return;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-export-'));
   try {
