@@ -1,3 +1,5 @@
+import { loadShell } from './chunks';
+
 /**
  * Every page but /login (the code step, the public pages, the shell's route): loaded with the actors.
  * A file of its own: Pages.tsx loads the shell through chunks.ts, which must not name Pages back.
@@ -8,4 +10,4 @@ export const loadPages = () => import('../Pages');
  * The table of pages' chunks is a chunk of its own, which the HTML of every page but /login preloads.
  */
 export const preloadPage = (path: string) =>
-  import('../shell/pageChunks').then(({ preloadPage }) => preloadPage(path));
+  import('../shell/pageChunks').then(({ preloadPage }) => preloadPage(path, loadShell));

@@ -11,7 +11,6 @@ import {
 } from '../../contract/navigation';
 import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
 import { readImpersonationToken, readRole } from '../api/cookies';
-import { loadShell } from '../app/chunks';
 import { prefetchFormChoices, prefetchFormOptions } from '../app/formOptions';
 import { prefetchResource } from '../app/resource';
 import { prefetchDietChoices } from '../pages/diets/DietField';
@@ -105,9 +104,11 @@ function pageChunkFor(path: string): (() => Promise<unknown>) | null {
  * A signed-in page opened cold (src/main.tsx): its chunk and the shell's, fetched together while the
  * app's actors load, and the Dashboard's charts and numbers asked for at once (with the role of the session's
  * cookie; an impersonation waits for its page, which knows whom it shows). Every request here is one
- * the page would make anyway, later; nothing runs twice (chunks and loads are cached).
+ * the page would make anyway, later; nothing runs twice (chunks and loads are cached). The shell's chunk
+ * comes as `loadShell` from the caller: the shell's routes import this module, so it does not name the
+ * shell itself.
  */
-export function preloadPage(path: string) {
+export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
   if (path.startsWith(PRINT_DOCUMENT_PREFIX)) {
     void printDocumentChunk().catch(() => {});
     return;
