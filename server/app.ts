@@ -144,11 +144,13 @@ export function createApp(deps: Deps) {
   // and responses that already carry a Content-Encoding (the SPA's files, compressed at build).
   app.use('*', compressAnswers(COMPRESS_ABOVE));
   const strict = secureHeaders(securityHeaders(null));
-  const pages = secureHeaders(securityHeaders(null, inlineHashes(deps.config.distDir)));
+  // Read once: the built HTML files' inline blocks, for the SPA's pages with or without Paystack.
+  const inline = inlineHashes(deps.config.distDir);
+  const pages = secureHeaders(securityHeaders(null, inline));
   // With Paystack's keys the SPA's pages may load Paystack's script and frame its checkout; the API,
   // the stored files and the sandbox keep the strict policy (docs/decisions.md "Payments").
   const withProvider = deps.config.paystack
-    ? secureHeaders(securityHeaders(PAYSTACK_ORIGINS, inlineHashes(deps.config.distDir)))
+    ? secureHeaders(securityHeaders(PAYSTACK_ORIGINS, inline))
     : pages;
   app.use('*', (c, next) =>
     c.req.path.startsWith('/api/') ||
