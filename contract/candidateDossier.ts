@@ -1,5 +1,6 @@
 import type { RegStatus, UploadField } from './candidates';
-import { PRINT_DOCUMENT_PREFIX, type PrintDocumentEnding } from './navigation';
+import { type PrintDocumentEnding } from './navigation';
+import { PRINT_DOCUMENT_PREFIX } from './paths';
 import type { FeeKind, PaymentStatus } from './payments';
 import { RESULT_OUTCOME_LABELS, type ResultOutcome } from './scores';
 

@@ -1,6 +1,5 @@
 import type { Role } from './roles';
 import { SCHOOL_BROADCASTS_PAGE } from './broadcasts';
-import { STATECHARTS_PATH } from './statecharts';
 import { INTEGRITY_PAGE } from './integrity';
 
 /** A sidebar entry, spec section 2, word for word. */
@@ -121,8 +120,6 @@ export const PRINT_DOCUMENT_ENDINGS = [
 ] as const;
 export type PrintDocumentEnding = (typeof PRINT_DOCUMENT_ENDINGS)[number];
 
-export const PRINT_DOCUMENT_PREFIX = '/print-document/';
-
 /** What a board admin calls each printable document (the endings stay the spec's, in the paths). */
 export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
   doc: 'Documents checklist',
@@ -148,35 +145,3 @@ export const PRINT_DOCUMENT_TITLES: Record<PrintDocumentEnding, string> = {
   'candidate-info': 'Candidate information sheet',
   'candidate-index-form': 'Candidate index form',
 };
-
-export const HOME_PATH = '/overview';
-export const LOGIN_PATH = '/login';
-export const CONFIRM_CODE_PATH = '/auth-confirm-code';
-/** The public page where a mailed password-reset code is used (no shell, like /login). */
-export const RESET_PASSWORD_PAGE = '/reset-password';
-/** 'Forgot your password?': asks for a reset code by email, then goes on to RESET_PASSWORD_PAGE. */
-export const FORGOT_PASSWORD_PAGE = '/forgot-password';
-/** The public page where anyone holding a printed document checks its code (no sign-in, no shell). */
-export const VERIFY_PATH = '/verify';
-export const REDIRECT_PARAM = 'redirect-to';
-
-/**
- * Pages shown without header and sidebar: the spec's, the password pages beside /login, the public
- * check of a printed document's code (/verify, /verify/<code>) and the public /statecharts. Also read
- * by the build's shell preload (scripts/prerenderLogin.ts), which must skip the same pages.
- */
-export const SHELL_LESS = {
-  paths: [
-    LOGIN_PATH,
-    CONFIRM_CODE_PATH,
-    RESET_PASSWORD_PAGE,
-    FORGOT_PASSWORD_PAGE,
-    VERIFY_PATH,
-    STATECHARTS_PATH,
-  ],
-  prefixes: [PRINT_DOCUMENT_PREFIX, `${VERIFY_PATH}/`],
-};
-
-export function isShellLess(path: string): boolean {
-  return SHELL_LESS.paths.includes(path) || SHELL_LESS.prefixes.some((prefix) => path.startsWith(prefix));
-}

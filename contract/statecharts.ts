@@ -1,3 +1,5 @@
+import { STATECHARTS_PATH } from './paths';
+
 /**
  * Where the portal shows its statecharts, and how one machine or one transition is linked to there.
  * Public (the page holds no data). The page, the generated chart data (scripts/statecharts.ts) and the
@@ -8,7 +10,6 @@
  * `updating --done: updateStatus--> ready.saved` (source state path, `trigger [guard]`, target paths; the
  * machine's own transitions start from the machine's name, and a transition that stays says `(stays)`).
  */
-export const STATECHARTS_PATH = '/statecharts';
 
 /** One transition of one charted machine: where a machine-driven action comes from. */
 export interface MachineStep {

@@ -49,7 +49,8 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import type { DocumentCatalogue, PrintedDocument } from '../contract/documents';
 import { DOCUMENT_ENDPOINTS } from '../contract/documents.endpoints';
 import { fillPath } from '../contract/endpoint';
-import { HOME_PATH, LOGIN_PATH, sidebarFor, VERIFY_PATH } from '../contract/navigation';
+import { sidebarFor } from '../contract/navigation';
+import { HOME_PATH, LOGIN_PATH, VERIFY_PATH } from '../contract/paths';
 import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';

@@ -30,7 +30,7 @@ import { chromium } from '@playwright/test';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import type { DocumentCatalogue } from '../contract/documents';
 import { DOCUMENT_ENDPOINTS } from '../contract/documents.endpoints';
-import { HOME_PATH, LOGIN_PATH, PRINT_DOCUMENT_PREFIX } from '../contract/navigation';
+import { HOME_PATH, LOGIN_PATH, PRINT_DOCUMENT_PREFIX } from '../contract/paths';
 import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { ADMIN, SCHOOL_ADMIN, signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';

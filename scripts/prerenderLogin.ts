@@ -5,7 +5,7 @@ import path from 'node:path';
 import { transform } from 'esbuild';
 import { compile } from 'tailwindcss';
 import { runnerImport, type Plugin } from 'vite';
-import { LOGIN_PATH, SHELL_LESS } from '../contract/navigation';
+import { LOGIN_PATH, SHELL_LESS } from '../contract/paths';
 import { TOKEN_COOKIE } from '../contract/roles';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
 import type { renderLogin } from '../src/prerender';

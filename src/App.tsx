@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
-import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/navigation';
+import { CONFIRM_CODE_PATH, LOGIN_PATH } from '../contract/paths';
 import { useLazyActors } from './app/actors';
 import { loadPages } from './app/pagesChunk';
 import { ConfirmCodePage } from './pages/ConfirmCodePage';

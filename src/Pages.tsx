@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
-import { FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE, VERIFY_PATH } from '../contract/navigation';
-import { STATECHARTS_PATH } from '../contract/statecharts';
+import { FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE, VERIFY_PATH } from '../contract/paths';
+import { STATECHARTS_PATH } from '../contract/paths';
 import { loadShell } from './app/chunks';
 import { RequireSession } from './app/RequireSession';
 import { Splash } from './ui/controls';

@@ -1,6 +1,6 @@
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { LOGIN_PATH } from '../contract/navigation';
+import { LOGIN_PATH } from '../contract/paths';
 import { App } from './App';
 import { ActorsProvider } from './app/actors';
 import type { AppActors } from './app/appActors';

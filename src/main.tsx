@@ -1,5 +1,5 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { LOGIN_PATH } from '../contract/navigation';
+import { LOGIN_PATH } from '../contract/paths';
 import { loadActors } from './app/loadActors';
 import { preloadPage } from './app/pagesChunk';
 import { readToken } from './api/cookies';

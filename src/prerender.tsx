@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
-import { LOGIN_PATH } from '../contract/navigation';
+import { LOGIN_PATH } from '../contract/paths';
 import { Root } from './Root';
 
 /**

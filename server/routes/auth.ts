@@ -1,7 +1,7 @@
 import { getCookie, setCookie } from 'hono/cookie';
 import { AUTH_MESSAGES } from '../../contract/auth';
 import { AUTH_ENDPOINTS as E } from '../../contract/auth.endpoints';
-import { CONFIRM_CODE_PATH } from '../../contract/navigation';
+import { CONFIRM_CODE_PATH } from '../../contract/paths';
 import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_DAYS, KNOWN_BROWSER_PATH } from '../auth/knownBrowsers';
 import { CODE_TTL_MINUTES, confirmSignIn, resendCode, signOut, startSignIn } from '../auth/service';
 import { Refused } from '../errors';

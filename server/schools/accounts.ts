@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { RESET_PASSWORD_PAGE } from '../../contract/navigation';
+import { RESET_PASSWORD_PAGE } from '../../contract/paths';
 import { RESET_CODE_TTL_HOURS, RESET_MAX_ATTEMPTS } from '../../contract/schools';
 import { voidOpenChallenges } from '../auth/challenges';
 import { hashPassword, randomCode, verifyPassword } from '../secrets';

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { RESET_PASSWORD_PAGE } from '../../contract/navigation';
+import { RESET_PASSWORD_PAGE } from '../../contract/paths';
 import { INVITATION_TTL_HOURS } from '../../contract/staff';
 import { audit, systemActor } from '../audit';
 import type { Database } from '../db/client';

@@ -1,4 +1,4 @@
-import { HOME_PATH, LOGIN_PATH, REDIRECT_PARAM } from '../../contract/navigation';
+import { HOME_PATH, LOGIN_PATH, REDIRECT_PARAM } from '../../contract/paths';
 
 /** Where to go after signing in: the redirect-to parameter when it is a path of ours, else home. */
 export function redirectTarget(search: string): string {

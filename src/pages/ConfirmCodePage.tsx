@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
-import { LOGIN_PATH } from '../../contract/navigation';
+import { LOGIN_PATH } from '../../contract/paths';
 import { useActors, useSession } from '../app/actors';
 import { redirectTarget } from '../app/redirect';
 import { Alert, Button, Splash, TextField } from '../ui/controls';

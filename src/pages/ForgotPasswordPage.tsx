@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Redirect } from 'wouter';
-import { LOGIN_PATH, RESET_PASSWORD_PAGE } from '../../contract/navigation';
+import { LOGIN_PATH, RESET_PASSWORD_PAGE } from '../../contract/paths';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { formDialogMachine } from '../../machines/formDialog.machine';
 import { requestResetCode } from '../api/passwordReset';

@@ -1,6 +1,6 @@
 import { useEffect, type FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
-import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/navigation';
+import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/paths';
 import { useLazyActors, useSessionOr } from '../app/actors';
 import { loadShell } from '../app/chunks';
 import { loadPages } from '../app/pagesChunk';

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { HOME_PATH } from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/paths';
 
 export function NotFound() {
   return (

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import { CONFIRM_CODE_LENGTH } from '../../contract/auth';
-import { LOGIN_PATH } from '../../contract/navigation';
+import { LOGIN_PATH } from '../../contract/paths';
 import { PASSWORD_MIN_LENGTH } from '../../contract/profile';
 import { RESET_MESSAGES } from '../../contract/schools';
 import { formDialogMachine } from '../../machines/formDialog.machine';

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { BOARD_NAME, DOCUMENT_MESSAGES, type VerifiedDocument } from '../../contract/documents';
 import { formatDateTime } from '../../contract/format';
-import { VERIFY_PATH } from '../../contract/navigation';
+import { VERIFY_PATH } from '../../contract/paths';
 import { verifyCode } from '../api/verification';
 import { LoadBoundary, useResource } from '../app/resource';
 

@@ -4,7 +4,7 @@ import { Slide, ToastContainer } from 'react-toastify/unstyled';
 import { useEffect, useState } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import { TOAST_AUTO_CLOSE_MS } from '../../contract/constants';
-import { HOME_PATH } from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/paths';
 import { useRole } from '../app/actors';
 import { NotFound } from '../pages/NotFound';
 import { ImpersonationDialog, LiveStateDialog, LogoutDialog, MessageBoardDialog } from './dialogs';

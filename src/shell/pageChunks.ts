@@ -5,10 +5,8 @@ import {
   BOARD_STAFF_PAGE,
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
-  HOME_PATH,
-  isShellLess,
-  PRINT_DOCUMENT_PREFIX,
 } from '../../contract/navigation';
+import { HOME_PATH, isShellLess, PRINT_DOCUMENT_PREFIX } from '../../contract/paths';
 import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
 import { readImpersonationToken, readRole } from '../api/cookies';
 import { prefetchFormChoices, prefetchFormOptions } from '../app/formOptions';

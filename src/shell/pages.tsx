@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { HOME_PATH } from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/paths';
 
 /** The plain pages of the shell; each area's real screens replace AreaBeingBuilt in its own issue. */
 

@@ -4,10 +4,10 @@ import {
   BOARD_STAFF_PAGE,
   BROADCAST_LINKS,
   CANDIDATE_RECORD_PAGE,
-  HOME_PATH,
   SIDEBAR,
   SUB_PAGES,
 } from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/paths';
 import { INTEGRITY_PAGE } from '../../contract/integrity';
 import type { Role } from '../../contract/roles';
 import {

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import type { StateValue } from 'xstate';
 import { Link } from 'wouter';
 import { BOARD_NAME } from '../../contract/documents';
-import { HOME_PATH } from '../../contract/navigation';
+import { HOME_PATH } from '../../contract/paths';
 import type { ChartCoverage, ChartData, ChartTransition } from '../../contract/statecharts';
 import { useSession } from '../app/actors';
 import { getLiveStates, subscribeLiveStates, type LiveActor } from '../app/liveStates';

@@ -3,12 +3,11 @@ import { BADGE_CAP, badgeText } from '../../contract/constants';
 import {
   PRINT_DOCUMENT_ENDINGS,
   PRINT_DOCUMENT_TITLES,
-  PRINT_DOCUMENT_PREFIX,
   SIDEBAR,
   isEntryActive,
-  isShellLess,
   sidebarFor,
 } from '../../contract/navigation';
+import { PRINT_DOCUMENT_PREFIX, isShellLess } from '../../contract/paths';
 
 /** The sidebar table of spec section 2, copied by hand from the spec rather than from the code. */
 const SPEC_SIDEBAR = [

@@ -8,7 +8,8 @@ import {
 } from '../../../contract/auditTrail';
 import { AUDIT_TRAIL_LIST } from '../../../contract/lists';
 import { useSelector } from '@xstate/react';
-import { DateField, SelectField, TextField } from '../../ui/controls';
+import { SelectField, TextField } from '../../ui/controls';
+import { DateField } from '../../ui/DateField';
 import { ListView, SearchForm } from '../../ui/ListView';
 import { useList } from '../pagedList';
 import { AuditChain } from '../../audit/AuditChain';

@@ -22,7 +22,8 @@ import { candidateFormMachine } from '../../../machines/candidateForm.machine';
 import { submitCandidate, validateCandidate } from '../../api/candidates';
 import { useFormOptions, useNationalities } from '../../app/formOptions';
 import { useNotify } from '../../app/notify';
-import { Alert, Button, DateField, SelectField, TextField } from '../../ui/controls';
+import { Alert, Button, SelectField, TextField } from '../../ui/controls';
+import { DateField } from '../../ui/DateField';
 import { formValuesOf } from '../../ui/formValues';
 
 const newKey = () => crypto.randomUUID();

@@ -11,7 +11,8 @@ import { dietStep, grantExtension, loadExtensions, saveDiet, withdrawExtension }
 import { useFormOptions } from '../../app/formOptions';
 import { useResource } from '../../app/resource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Button, DateField, SelectField, TextAreaField, TextField } from '../../ui/controls';
+import { Button, SelectField, TextAreaField, TextField } from '../../ui/controls';
+import { DateField } from '../../ui/DateField';
 import { ListTable, ListView, SearchForm } from '../../ui/ListView';
 import { PageFormDialog, useDialogSubject, type FormDialogRef } from '../../ui/PageFormDialog';
 import type { ListRef } from '../../ui/StatusToggle';

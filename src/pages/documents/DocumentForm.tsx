@@ -5,7 +5,7 @@ import {
   type DocumentChoice,
   type DocumentOptions,
 } from '../../../contract/documents';
-import { PRINT_DOCUMENT_PREFIX } from '../../../contract/navigation';
+import { PRINT_DOCUMENT_PREFIX } from '../../../contract/paths';
 import type { Role } from '../../../contract/roles';
 import { SelectField, TextField } from '../../ui/controls';
 import {

@@ -6,7 +6,8 @@ import {
 } from '../../../contract/offenders';
 import { OFFENDER_ENDPOINTS as E } from '../../../contract/offenders.endpoints';
 import { recordOffence } from '../../api/offenders';
-import { DateField, TextAreaField, TextField } from '../../ui/controls';
+import { TextAreaField, TextField } from '../../ui/controls';
+import { DateField } from '../../ui/DateField';
 import { DietField, prefetchDietChoices } from '../diets/DietField';
 import { CandidateIndexField, RemovableListPage, candidateName, type Column } from '../removableList';
 
