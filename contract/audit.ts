@@ -105,7 +105,7 @@ const STATUS_SAVED: MachineStep = {
  * alone has none.
  */
 export const AUDIT_MACHINE_STEPS: Partial<Record<AuditAction, MachineStep>> = {
-  'auth.signed_in': { machine: 'session', transition: 'confirming --done: confirmCode--> loadingProfile' },
+  'auth.signed_in': { machine: 'session', transition: 'confirming --done: confirmCode--> signedIn' },
   'auth.signed_out': { machine: 'session', transition: 'signingOut --done: signOut--> signedOut' },
   'impersonation.started': {
     machine: 'impersonation',

@@ -11,3 +11,6 @@ export const loadPages = () => import('../Pages');
  */
 export const preloadPage = (path: string) =>
   import('../shell/pageChunks').then(({ preloadPage }) => preloadPage(path, loadShell));
+/** The sign-in's target page's chunks (not its data: there is no session yet), asked for at the password's submit. */
+export const preloadPageChunks = (path: string) =>
+  import('../shell/pageChunks').then(({ preloadPageChunks }) => preloadPageChunks(path, loadShell));

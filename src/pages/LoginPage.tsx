@@ -2,8 +2,7 @@ import { useEffect, type FormEvent } from 'react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { CONFIRM_CODE_PATH, FORGOT_PASSWORD_PAGE, RESET_PASSWORD_PAGE } from '../../contract/paths';
 import { useLazyActors, useSessionOr } from '../app/actors';
-import { loadShell } from '../app/chunks';
-import { loadPages } from '../app/pagesChunk';
+import { loadPages, preloadPageChunks } from '../app/pagesChunk';
 import { replayEarlySubmit } from '../app/earlySubmit';
 import { loadFullStyles } from '../app/loadActors';
 import { redirectTarget } from '../app/redirect';
@@ -63,9 +62,10 @@ export function LoginPage() {
     } as const;
     // Sent as soon as the actors are there (at once, unless the form was submitted before they loaded).
     void load().then(({ session }) => session.send(signIn));
-    // The code step comes next and the shell after it: fetch it while the user reads their mail.
+    // The code step comes next, then the shell and the page signed in to: fetch them while the user reads
+    // their mail (not there yet, offline: they load when needed, as before).
     loadPages().catch(() => {});
-    loadShell().catch(() => {}); // Not there yet: the shell loads when it is needed, as before.
+    preloadPageChunks(redirectTarget(search)).catch(() => {});
     loadFullStyles();
   };
   const fieldError = (name: string) => view.fields[name]?.[0];

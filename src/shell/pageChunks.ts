@@ -99,14 +99,13 @@ function pageChunkFor(path: string): (() => Promise<unknown>) | null {
 }
 
 /**
- * A signed-in page opened cold (src/main.tsx): its chunk and the shell's, fetched together while the
- * app's actors load, and the Dashboard's charts and numbers asked for at once (with the role of the session's
- * cookie; an impersonation waits for its page, which knows whom it shows). Every request here is one
- * the page would make anyway, later; nothing runs twice (chunks and loads are cached). The shell's chunk
- * comes as `loadShell` from the caller: the shell's routes import this module, so it does not name the
- * shell itself.
+ * The chunks a shell page needs: the shell's, its own, and the Dashboard's charts. Asked for when the
+ * page is known before it can be shown: opened cold (below), or the sign-in's target while the password
+ * is checked and the code is read from the mail (src/pages/LoginPage.tsx), so the first page after the
+ * code renders at once. The shell's chunk comes as `loadShell` from the caller: the shell's routes import
+ * this module, so it does not name the shell itself.
  */
-export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
+export function preloadPageChunks(path: string, loadShell: () => Promise<unknown>) {
   if (path.startsWith(PRINT_DOCUMENT_PREFIX)) {
     void printDocumentChunk().catch(() => {});
     return;
@@ -119,6 +118,16 @@ export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
     // Both roles' Dashboards draw charts once their numbers come: chartist is ready by then.
     void import('../pages/dashboard/Charts').catch(() => {});
   }
+}
+
+/**
+ * A signed-in page opened cold (src/main.tsx): its chunks fetched together while the app's actors load,
+ * and the Dashboard's numbers asked for at once (with the role of the session's cookie; an impersonation
+ * waits for its page, which knows whom it shows). Every request here is one the page would make anyway,
+ * later; nothing runs twice (chunks and loads are cached).
+ */
+export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
+  preloadPageChunks(path, loadShell);
   if (path === HOME_PATH && readImpersonationToken() === null) {
     const role = readRole();
     if (role === 'admin') prefetchResource('dashboard-admin', loadBoardDashboard);

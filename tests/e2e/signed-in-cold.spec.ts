@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { apiSignIn } from './support';
+import { apiSignIn, signIn } from './support';
 
 /**
  * Issue 28 items 3 and 6: a signed-in page opened cold (a bookmark, a link in a mail) asks for the shell,
@@ -84,4 +84,21 @@ test("a marker's Score Entry asks for its diets and course headers beside its ch
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Score Entry' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Score Entry' })).toBeVisible({ timeout: 30_000 });
   expect(before).toBe(true);
+});
+
+test('after the code, the Dashboard comes without a second read of the profile, its chunks asked for while the code was read', async ({
+  page,
+}) => {
+  const requests: { url: string; at: number }[] = [];
+  page.on('request', (request) => requests.push({ url: request.url(), at: Date.now() }));
+  await signIn(page, 'admin@example.org');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const first = (pattern: RegExp) => requests.find((r) => pattern.test(r.url))?.at ?? Infinity;
+  const confirmed = first(/\/api\/auth\/confirm-code$/);
+  expect(confirmed).toBeLessThan(Infinity);
+  // The confirmation's answer carries the user: the profile is not read again before the page.
+  expect(requests.filter((r) => /\/user-profile-information$/.test(r.url) && r.at > confirmed)).toEqual([]);
+  // The target page's chunk and the shell's were fetched at the password's submit, before the code.
+  expect(first(/\/assets\/DashboardPage-[^/]+\.js$/)).toBeLessThan(confirmed);
+  expect(first(/\/assets\/Shell-[^/]+\.js$/)).toBeLessThan(confirmed);
 });

@@ -246,7 +246,7 @@ function quickSession(overrides: Parameters<typeof sessionMachine.provide>[0]['a
 }
 
 describe('session machine: examples', () => {
-  it('signs in with a password and a mailed code, then loads the profile', async () => {
+  it('signs in with a password and a mailed code, the answer giving the user (no second read)', async () => {
     const actor = createActor(quickSession(), {
       input: { hasStoredToken: false, pendingLogin: null },
     }).start();
