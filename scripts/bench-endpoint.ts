@@ -12,7 +12,9 @@
  * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
  * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused). Run
  * alone it also takes BENCH_BASE_ROOT (another checkout's portal, the code before a change, asked in the
- * same loop) and BENCH_BARE=1 (a bare Hono route with the same statements: the HTTP hop's floor).
+ * same loop), BENCH_BARE=1 (a bare Hono route with the same statements: the HTTP hop's floor) and
+ * BENCH_FETCH=1 (the portal asked with Node's fetch too). Every HTTP side is asked as a browser asks
+ * (scripts/benchClient.ts: kept connection, gzip, the whole body parsed as JSON).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +26,7 @@ import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
 import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
 import { candidateListStatements, type ListScope } from '../server/candidates/list';
 import { openDatabase } from '../server/db/client';
+import { closeClient, viaFetch, viaHttp } from './benchClient';
 import {
   ADMIN,
   SCHOOL_ADMIN,
@@ -62,10 +65,11 @@ interface Case {
   scope: ListScope;
 }
 
-/** Another HTTP side of the loop: its URL for case `i` and the headers it is asked with. */
+/** Another HTTP side of the loop: its URL for case `i`, the headers it is asked with, its client. */
 interface OtherSide {
   name: string;
   request: (i: number) => { url: string; headers: Record<string, string> };
+  client?: typeof viaHttp;
 }
 
 const shuffled = (items: number[]) => {
@@ -89,13 +93,11 @@ async function statementsOf(handle: Awaited<ReturnType<typeof openDatabase>>, on
   return { window, estimate, count, perPage, trusted: ESTIMATE_TRUSTED };
 }
 
-async function timed(url: string, headers: Record<string, string>) {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  const body = await response.text();
-  const elapsed = performance.now() - started;
-  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${body}`);
-  return elapsed;
+/** A GET as a browser makes it (scripts/benchClient.ts): every byte received, gunzipped and parsed. */
+async function timed(url: string, headers: Record<string, string>, client = viaHttp) {
+  const answer = await client(url, { headers });
+  if (answer.status !== 200) throw new Error(`GET ${url}: ${answer.status} ${JSON.stringify(answer.json)}`);
+  return answer.elapsed;
 }
 
 /**
@@ -132,7 +134,7 @@ async function endpointVsSql(
         raw,
         ...others.map((other) => () => {
           const asked = other.request(index);
-          return timed(asked.url, asked.headers);
+          return timed(asked.url, asked.headers, other.client);
         }),
       ];
       const times = sides.map(() => [] as number[]);
@@ -214,9 +216,25 @@ function printPairs(pairs: Pair[]) {
  * project (its own build, on the same database: each step of a change measured in one loop with the
  * code before it), and the bare route (scripts/bench-endpoint-bare.ts) running the same statements.
  */
-async function startOthers(databaseUrl: string, dataDir: string, cases: () => Promise<Case[]>) {
+async function startOthers(
+  portalUrl: string,
+  databaseUrl: string,
+  dataDir: string,
+  cases: () => Promise<Case[]>,
+) {
   const others: OtherSide[] = [];
   const stops: (() => Promise<void>)[] = [];
+  if (process.env.BENCH_FETCH) {
+    const list = await cases();
+    others.push({
+      name: 'portal asked with fetch',
+      request: (i) => ({
+        url: portalUrl + list[i].path,
+        headers: { accept: 'application/json', authorization: `Bearer ${list[i].token}` },
+      }),
+      client: viaFetch,
+    });
+  }
   const baseRoot = process.env.BENCH_BASE_ROOT;
   if (baseRoot) {
     const base = await startServer(
@@ -304,7 +322,7 @@ async function main() {
         school_admin: await signIn(running.url, dataDir, SCHOOL_ADMIN),
       };
       const cases = () => casesOf(databaseUrl, tokens);
-      const more = await startOthers(databaseUrl, dataDir, cases);
+      const more = await startOthers(running.url, databaseUrl, dataDir, cases);
       try {
         printPairs(
           await endpointVsSql(running.url, databaseUrl, await cases(), {
@@ -320,6 +338,7 @@ async function main() {
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
+    closeClient();
     await drop();
   }
 }
@@ -337,6 +356,7 @@ export const listBesideSql: BesidePortal = async ({ url, databaseUrl, tokens }) 
   printPairs(
     await endpointVsSql(url, databaseUrl, cases, { samples: Number(process.env.BENCH_SAMPLES ?? 200) }),
   );
+  closeClient();
 };
 
 /** The list cases with the tokens given and the seeded school admin's school. */

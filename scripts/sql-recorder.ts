@@ -3,7 +3,7 @@
  * PostgreSQL that passes every byte both ways and, while `recording`, keeps what each frontend message
  * of the extended protocol says: Parse's text, then Bind's parameters (node-postgres sends them as
  * text), and simple queries' text. The bench points a portal at it for one request, then replays the
- * statements raw beside the same request to a portal on PostgreSQL directly (scripts/bench-verify-sql.ts).
+ * statements raw beside the same request to a portal on PostgreSQL directly (scripts/bench-recorded-sql.ts).
  * Plain connections only: node-postgres asks for no TLS on 127.0.0.1.
  */
 import net from 'node:net';

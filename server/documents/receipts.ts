@@ -56,36 +56,44 @@ export async function withReceiptCode(
 ): Promise<PaymentDetail> {
   const facts = receiptFacts(detail);
   const key = await codeKey(db);
-  const printId = await db.transaction(async (tx) => {
-    // Two showings at once make one print: the second waits for the first's and reuses it.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receipt:${detail.id}`}))`);
-    const [newest] = await tx
+  const newestPrint = async (reader: Database) => {
+    const [newest] = await reader
       .select({ id: documentPrints.id, facts: documentPrints.facts })
       .from(documentPrints)
       .where(and(eq(documentPrints.paymentId, detail.id), eq(documentPrints.ending, 'receipt')))
       .orderBy(desc(documentPrints.id))
       .limit(1);
-    if (newest && sameFacts(newest.facts, facts)) return newest.id;
-    // Shown to someone signed in (both routes are), who is recorded as its printer.
-    const [row] = await tx
-      .insert(documentPrints)
-      .values({
-        ending: 'receipt',
-        query: { reference: detail.transaction_ref },
-        trainingSchoolId: detail.school.id,
-        paymentId: detail.id,
-        printedBy: userOf(actor),
-        impersonatorId: actor.impersonatorId,
-        heading: [
-          { label: L.school, value: `${detail.school.name} (${detail.school.code})` },
-          { label: L.diet, value: detail.diet.code },
-          { label: 'Fee', value: detail.fee.title },
-        ],
-        facts: Object.entries(facts),
-        finishedAt: sql`now()`,
-      })
-      .returning({ id: documentPrints.id });
-    return row.id;
-  });
+    return newest && sameFacts(newest.facts, facts) ? newest.id : null;
+  };
+  // Shown again unchanged (the usual case: a verify of a payment still pending), its print is read
+  // without a transaction; a print stored is never changed, so what holds now is the one to show.
+  const printId =
+    (await newestPrint(db)) ??
+    (await db.transaction(async (tx) => {
+      // Two showings at once make one print: the second waits for the first's and reuses it.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`receipt:${detail.id}`}))`);
+      const held = await newestPrint(tx);
+      if (held !== null) return held;
+      // Shown to someone signed in (both routes are), who is recorded as its printer.
+      const [row] = await tx
+        .insert(documentPrints)
+        .values({
+          ending: 'receipt',
+          query: { reference: detail.transaction_ref },
+          trainingSchoolId: detail.school.id,
+          paymentId: detail.id,
+          printedBy: userOf(actor),
+          impersonatorId: actor.impersonatorId,
+          heading: [
+            { label: L.school, value: `${detail.school.name} (${detail.school.code})` },
+            { label: L.diet, value: detail.diet.code },
+            { label: 'Fee', value: detail.fee.title },
+          ],
+          facts: Object.entries(facts),
+          finishedAt: sql`now()`,
+        })
+        .returning({ id: documentPrints.id });
+      return row.id;
+    }));
   return { ...detail, verification: verificationOf(makeCode(key, { printId, row: 0 }), publicUrl) };
 }

@@ -21,12 +21,21 @@ import {
 import type { inCourseRowValidator, markRowValidator } from '../../contract/scores.validators';
 import { audit, userOf, type Actor } from '../audit';
 import type { Database } from '../db/client';
-import { candidates, inCourseScores, scoreSheets, scriptMarks, trainingSchools } from '../db/schema';
+import {
+  candidates,
+  inCourseScores,
+  papers,
+  registrations,
+  scoreSheets,
+  scriptMarks,
+  trainingSchools,
+} from '../db/schema';
 import { Invalid, NotFound, Refused, Stale } from '../errors';
 import { assertMayRead, unblinded } from './blind';
 import { agreementsOf, marksOf, paperRules, scriptOf, scriptWaits, type StoredMarks } from './agreement';
-import { rosterOf, selectRoster, type StoredSheet } from './roster';
-import { findSheet, lockSheet, mayWrite, readSheet } from './sheets';
+import { rosterOf, rosterOfSheet, selectRoster, type StoredSheet } from './roster';
+import { findSheet, mayWrite, readSheet } from './sheets';
+import { rulesOfPaper } from './papers';
 
 /**
  * Marks: a grid's page, one row saved, and the agreement of the two markers (the rules are in
@@ -88,11 +97,34 @@ const toInCourseRow = (entry: RosterEntry, row: StoredInCourse | undefined): InC
   version: row?.version ?? 0,
 });
 
-async function rosterEntry(db: Database, sheet: StoredSheet, candidateId: number): Promise<RosterEntry> {
-  const [entry] = (await selectRoster(db, rosterColumns).where(
-    and(rosterOf(sheet), eq(candidates.id, candidateId)),
-  )) as RosterEntry[];
-  if (!entry) throw new NotFound(M.candidateNotOnSheet);
+/**
+ * What a row's save reads before the marks' own row, in one statement (one round trip inside the row's
+ * transaction, not three): the sheet, locked (`update` or `share`, as lockSheet), the candidate's
+ * roster entry on it (null when not on its roster: the rule is roster.ts's rosterOfSheet) and its paper.
+ * Only the sheet's row is locked (`of`), as before; the rest is read as the separate reads did.
+ */
+async function lockSheetForRow(tx: Database, sheetId: number, mode: 'update' | 'share', candidateId: number) {
+  const [row] = (await tx
+    .select({ sheet: scoreSheets, paper: papers, entry: rosterColumns })
+    .from(scoreSheets)
+    .leftJoin(papers, eq(papers.id, scoreSheets.paperId))
+    .leftJoin(registrations, and(eq(registrations.candidateId, candidateId), rosterOfSheet.registration))
+    .leftJoin(candidates, and(eq(candidates.id, registrations.candidateId), rosterOfSheet.candidate))
+    .leftJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
+    .where(eq(scoreSheets.id, sheetId))
+    .limit(1)
+    .for(mode, { of: scoreSheets })) as {
+    sheet: StoredSheet;
+    paper: typeof papers.$inferSelect | null;
+    entry: RosterEntry | null;
+  }[];
+  if (!row) throw new NotFound(M.sheetNotFound);
+  return row;
+}
+
+/** The roster entry lockSheetForRow read, or the 404 a candidate not on the sheet answers. */
+function onRoster(entry: RosterEntry | null): RosterEntry {
+  if (entry?.candidate_id == null) throw new NotFound(M.candidateNotOnSheet);
   return entry;
 }
 
@@ -205,11 +237,11 @@ export async function saveMarks(
   // The sheet's row is locked for the whole save: a change of state waits for it, and once both markers
   // have submitted the save moves the sheet's count of waiting scripts (two saves holding a shared lock
   // and both updating the row would deadlock each other).
-  const sheet = await lockSheet(tx, sheetId, 'update');
+  const { sheet, paper, entry: onSheet } = await lockSheetForRow(tx, sheetId, 'update', candidateId);
   if (sheet.kind !== 'exam') throw new Refused(403, M.notYourGrid);
   checkWrite(sheet, grid, actor, input.reason);
-  const entry = await rosterEntry(tx, sheet, candidateId);
-  const rules = (await paperRules(tx, sheet))!;
+  const entry = onRoster(onSheet);
+  const rules = rulesOfPaper(paper!);
   const counted = unblinded(sheet);
   const waitedBefore = counted && (await scriptWaits(tx, rules, sheet, candidateId));
   const marker = MARKER_OF[grid];
@@ -313,10 +345,10 @@ export async function saveInCourse(
   candidateId: number,
   input: InCourseInput,
 ): Promise<InCourseRow> {
-  const sheet = await lockSheet(tx, sheetId, 'share');
+  const { sheet, entry: onSheet } = await lockSheetForRow(tx, sheetId, 'share', candidateId);
   if (sheet.kind !== 'in_course') throw new Refused(403, M.notYourGrid);
   checkWrite(sheet, 'in-course', actor, input.reason);
-  const entry = await rosterEntry(tx, sheet, candidateId);
+  const entry = onRoster(onSheet);
   const problems: Record<string, string[]> = {};
   const scores = SEMESTERS.map((field) => {
     const tenths = parseMark(input[field] ?? '');

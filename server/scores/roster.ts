@@ -1,6 +1,6 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { candidates, registrations, type scoreSheets, trainingSchools } from '../db/schema';
+import { candidates, registrations, scoreSheets, trainingSchools } from '../db/schema';
 
 /**
  * A sheet as stored, and its roster: the lookups the sheets' life (sheets.ts), the marks (marks.ts), the
@@ -18,6 +18,18 @@ export const rosterOf = (sheet: StoredSheet): SQL =>
     eq(candidates.courseHeaderId, sheet.courseHeaderId),
     sheet.trainingSchoolId === null ? undefined : eq(candidates.trainingSchoolId, sheet.trainingSchoolId),
   )!;
+
+/**
+ * The same rule on the sheet's own columns, for a statement that reads sheets and their candidates
+ * together (each sheet's count, a row's save): what a registration must be, and what its candidate.
+ */
+export const rosterOfSheet = {
+  registration: and(eq(registrations.dietId, scoreSheets.dietId), eq(registrations.regStatus, 'registered'))!,
+  candidate: and(
+    eq(candidates.courseHeaderId, scoreSheets.courseHeaderId),
+    or(isNull(scoreSheets.trainingSchoolId), eq(candidates.trainingSchoolId, scoreSheets.trainingSchoolId)),
+  )!,
+};
 
 export const selectRoster = <T extends Record<string, unknown>>(db: Database, columns: T) =>
   db

@@ -28,7 +28,7 @@ import { Invalid, NotFound, Refused } from '../errors';
 import { unblinded, visibleFlagged } from './blind';
 import { courseHeaderByCode } from './papers';
 import { agreementsOf, isWaiting } from './agreement';
-import { rosterCount, rosterOf, selectRoster, type StoredSheet } from './roster';
+import { rosterCount, rosterOf, rosterOfSheet, selectRoster, type StoredSheet } from './roster';
 import { activeBoardAdmin } from '../users';
 
 /**
@@ -110,18 +110,8 @@ export async function listSheets(db: Database, dietCode: string | null): Promise
   const counts = await db
     .select({ id: scoreSheets.id, total: sql<number>`count(${candidates.id})::int` })
     .from(scoreSheets)
-    .innerJoin(
-      registrations,
-      and(eq(registrations.dietId, scoreSheets.dietId), eq(registrations.regStatus, 'registered')),
-    )
-    .innerJoin(
-      candidates,
-      and(
-        eq(candidates.id, registrations.candidateId),
-        eq(candidates.courseHeaderId, scoreSheets.courseHeaderId),
-        sql`(${scoreSheets.trainingSchoolId} is null or ${candidates.trainingSchoolId} = ${scoreSheets.trainingSchoolId})`,
-      ),
-    )
+    .innerJoin(registrations, rosterOfSheet.registration)
+    .innerJoin(candidates, and(eq(candidates.id, registrations.candidateId), rosterOfSheet.candidate))
     .where(
       inArray(
         scoreSheets.id,
@@ -268,7 +258,7 @@ export async function findSheet(db: Database, id: number): Promise<StoredSheet> 
 }
 
 /** The sheet, locked against changes of state (`update`) or against them alone (`share`: a mark saved). */
-export async function lockSheet(tx: Database, id: number, mode: 'update' | 'share'): Promise<StoredSheet> {
+async function lockSheet(tx: Database, id: number, mode: 'update' | 'share'): Promise<StoredSheet> {
   const [sheet] = await tx
     .select()
     .from(scoreSheets)

@@ -10,7 +10,7 @@ import { fillPath } from '../../contract/endpoint';
 import { PAYMENT_STATUS_LABELS } from '../../contract/payments';
 import { PAYMENT_ENDPOINTS } from '../../contract/payments.endpoints';
 import { clearBucket } from '../../server/auth/throttle';
-import { candidates, payments } from '../../server/db/schema';
+import { candidates, documentPrints, payments } from '../../server/db/schema';
 import { codeKey, makeCode, readCode } from '../../server/documents/codes';
 import { VERIFY_LIMIT } from '../../server/routes/documents';
 import {
@@ -251,9 +251,18 @@ describe("a payment's receipt", () => {
     expect(changed.changes).toEqual([
       `Status: was ${PAYMENT_STATUS_LABELS.paid}, now ${PAYMENT_STATUS_LABELS.review}`,
     ]);
-    // Shown again, the receipt gets a new code for what it says now.
-    const again = (await t.request('GET', receiptPath, { token: school1 })).body.data;
+    // Shown again, the receipt gets a new code for what it says now: one print, however many show it at once.
+    const shownAgain = await Promise.all(
+      Array.from({ length: 10 }, () => t.request('GET', receiptPath, { token: school1 })),
+    );
+    expect(new Set(shownAgain.map((answer) => answer.body.data.verification.code)).size).toBe(1);
+    const again = shownAgain[0].body.data;
     expect(again.verification.code).not.toBe(receipt.verification.code);
+    const prints = await db()
+      .select({ id: documentPrints.id })
+      .from(documentPrints)
+      .where(eq(documentPrints.paymentId, receipt.id));
+    expect(prints).toHaveLength(2);
     expect((await verified(again.verification.code)).status).toBe('genuine');
   });
 });

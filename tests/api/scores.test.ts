@@ -201,6 +201,37 @@ describe('a double-marked sheet', () => {
     expect(hostile.status).toBe(422);
   });
 
+  it("saves a row only for a candidate on the sheet's roster, in either kind of grid", async () => {
+    // Of the sheet's course header but not registered; registered but of another course header; none.
+    const [unregistered, otherHeader] = await seedCandidates(t, [
+      { first_name: 'Not', last_name: 'Registered', school: 'SHT-IB', course_header: 'B1', verified: true },
+      { first_name: 'Other', last_name: 'Header', school: 'SHT-IB', course_header: 'A1', verified: true },
+    ]);
+    await writeRegStatus(t, unregistered, 'unregistered');
+    await writeRegStatus(t, otherHeader, 'registered');
+    try {
+      for (const candidate of [unregistered, otherHeader, 999_999_999]) {
+        const exam = await post('one', rowPath('one', candidate), marks(['1', '1', '1', '1', '1']));
+        expect(exam.status, String(candidate)).toBe(404);
+        expect(exam.body.message).toBe(M.candidateNotOnSheet);
+        const semester = await post('one', rowPath('in-course', candidate, inCourse), {
+          first_semester_score: '50',
+          version: 0,
+        });
+        expect(semester.status, String(candidate)).toBe(404);
+        expect(semester.body.message).toBe(M.candidateNotOnSheet);
+      }
+      const noSheet = await post('one', rowPath('one', ib[0], 999_999_999), marks(['1', '1', '1', '1', '1']));
+      expect(noSheet.status).toBe(404);
+      expect(noSheet.body.message).toBe(M.sheetNotFound);
+      // Nothing was written for them.
+      const grid = await get('one', `/api/admin/score/sheets/${sheet}/grids/one`);
+      expect(grid.body.data.total).toBe(8);
+    } finally {
+      await writeRegStatus(t, otherHeader, 'unregistered');
+    }
+  });
+
   it('saves a row with the version it was loaded at; a second save from the same version is a 409 with both', async () => {
     const first = await post('one', rowPath('one', ib[0]), marks(['10', '10', '10', '10', '10.5']));
     expect(first.status, JSON.stringify(first.body)).toBe(200);
