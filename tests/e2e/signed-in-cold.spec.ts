@@ -151,3 +151,23 @@ test('a print page opened cold asks for its document before the profile answers'
   expect(before).toBe(true);
   expect(requests.filter(document)).toHaveLength(1);
 });
+
+test('a signed-in page paints its loading splash from the HTML, styled, before any script has run', async ({
+  page,
+}) => {
+  const { open } = await openSignedIn(page, 'admin@example.org', 'admin', '/overview');
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      refused.push(message.text());
+  });
+  // The HTML and its stylesheet alone, as a slow link shows the page before the entry has arrived.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await open();
+  const splash = page.getByRole('status');
+  await expect(splash).toHaveText('Loading…');
+  // The stylesheet styled it: centred on a screen's height (unstyled, it is one line at the top).
+  const box = (await splash.boundingBox())!;
+  expect(box.height).toBe(page.viewportSize()!.height);
+  expect(refused).toEqual([]);
+});
