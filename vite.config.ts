@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
 import { prerenderLogin } from './scripts/prerenderLogin';
+import { prerenderSplash } from './scripts/prerenderSplash';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -52,7 +53,7 @@ function precompress(): Plugin {
 
 /** The SPA. In development `npm run dev` proxies /api to a portal started with `npm start` on PORT. */
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerenderLogin(), precompress()],
+  plugins: [react(), tailwindcss(), prerenderLogin(), prerenderSplash(), precompress()],
   build: {
     target: 'es2022',
     sourcemap: false,

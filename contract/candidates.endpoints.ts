@@ -1,4 +1,4 @@
-import { CANDIDATE_FORM_OPTIONS } from './candidates.reads';
+import { CANDIDATE_FORM_OPTIONS, CANDIDATE_READ, CANDIDATE_RECORD } from './candidates.reads';
 import {
   CERTIFICATE_FIELDS,
   IDENTITY_FIELDS,
@@ -8,7 +8,6 @@ import {
   type CandidateRecord,
   type CandidateRow,
 } from './candidates';
-import type { CandidateDossier } from './candidateDossier';
 import { verificationValidator } from './candidates.validators';
 import { ADMIN, SCHOOL_ADMIN, endpoint, shape } from './endpoint';
 import { CANDIDATES_LIST } from './lists';
@@ -43,13 +42,7 @@ export const CANDIDATE_ENDPOINTS = {
     input: { in: 'upload', fields: candidateForm },
     answer: shape<CandidateRecord>(),
   }),
-  read: endpoint({
-    method: 'GET',
-    path: '/api/admin/candidates/:id',
-    roles: ADMIN,
-    summary: "A candidate's whole record: the form's fields, the stored uploads and the row's facts",
-    answer: shape<CandidateRecord>(),
-  }),
+  read: CANDIDATE_READ,
   update: endpoint({
     method: 'POST',
     path: '/api/admin/candidates/:id',
@@ -85,26 +78,6 @@ export const CANDIDATE_ENDPOINTS = {
       answer: shape<CandidateRow>(),
     }),
   },
-  /**
-   * A candidate's record page: identity, documents and their check, registration, payments, offences
-   * and results per diet, and what about them the caller may print. A school admin reads only their own
-   * school's candidates: another school's id is a 404, as an unknown one.
-   */
-  record: {
-    admin: endpoint({
-      method: 'GET',
-      path: '/api/admin/candidates/:id/record',
-      roles: ADMIN,
-      summary: "A candidate's record page: identity, documents, registration, payments, offences, results",
-      answer: shape<CandidateDossier>(),
-    }),
-    school_admin: endpoint({
-      method: 'GET',
-      path: '/api/training-school-admin/candidates/:id/record',
-      roles: SCHOOL_ADMIN,
-      summary: "The record page of one of the school's candidates (another school's: 404)",
-      answer: shape<CandidateDossier>(),
-    }),
-  },
+  record: CANDIDATE_RECORD,
   formOptions: CANDIDATE_FORM_OPTIONS,
 } as const;

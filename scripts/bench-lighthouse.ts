@@ -78,6 +78,8 @@ interface Run {
   failed: string[];
   /** Where the page ended (a signed-in page that lands on /login lost its session). */
   landed: string;
+  /** The largest contentful paint's element, as Lighthouse's LCP breakdown names it (its text, or its tag). */
+  lcpElement: string | null;
 }
 
 const median = (values: number[]) => {
@@ -217,6 +219,9 @@ async function audit(url: string, port: number): Promise<Run | string> {
         return `${category}: ${lhr.audits[ref.id].title}${said ? ` (${items!.length}; first: ${said.slice(0, 200)})` : ''}`;
       }),
   );
+  const breakdown = lhr.audits['lcp-breakdown-insight']?.details as
+    { items?: { type?: string; nodeLabel?: string; snippet?: string }[] } | undefined;
+  const lcpNode = breakdown?.items?.find((item) => item.type === 'node');
   const final = new URL(lhr.finalDisplayedUrl);
   return {
     scores,
@@ -225,6 +230,7 @@ async function audit(url: string, port: number): Promise<Run | string> {
     warnings: lhr.runWarnings,
     failed,
     landed: final.pathname + final.search,
+    lcpElement: lcpNode ? `${lcpNode.snippet ?? ''} "${(lcpNode.nodeLabel ?? '').slice(0, 60)}"` : null,
   };
 }
 
@@ -298,6 +304,8 @@ function report(pages: Page[], results: Map<Page, Run[]>, failures: Map<Page, st
       );
     for (const failure of failures.get(page)!) console.log(`    an attempt failed: ${failure}`);
     for (const failed of new Set(runs.flatMap((r) => r.failed))) console.log(`    did not pass: ${failed}`);
+    for (const element of new Set(runs.map((r) => r.lcpElement)))
+      if (element) console.log(`    largest contentful paint: ${element}`);
     for (const landed of new Set(runs.map((r) => r.landed)))
       if (landed !== page.path) console.log(`    LANDED ON ${landed}, not ${page.path}`);
     const warnings = new Set(runs.flatMap((r) => r.warnings));

@@ -1,6 +1,7 @@
 import { DIET_CHOICES } from '../../contract/diets.choices';
 import { REGISTRATION_WINDOW } from '../../contract/registration.window';
 import type { Role } from '../../contract/roles';
+import { askEarly, takeEarly } from './early';
 import { send } from './send';
 
 /**
@@ -10,4 +11,15 @@ import { send } from './send';
  */
 export const loadDietChoices = async (role: Role) => (await send(DIET_CHOICES[role])).data;
 
-export const loadRegistrationWindow = async (role: Role) => (await send(REGISTRATION_WINDOW[role])).data;
+const fetchRegistrationWindow = async (role: Role) => (await send(REGISTRATION_WINDOW[role])).data;
+
+/** The registration window machine's load: the answer asked for with the page's chunk, the first time. */
+export const loadRegistrationWindow = (role: Role) =>
+  takeEarly(`registration-window-${role}`, () => fetchRegistrationWindow(role));
+
+/**
+ * Asked for with the page's chunk on the pages that show the window (the Dashboards, Registered
+ * Candidates): its notice is their largest paint, which otherwise waited for the page's code to run.
+ */
+export const askRegistrationWindowEarly = (role: Role) =>
+  askEarly(`registration-window-${role}`, () => fetchRegistrationWindow(role));

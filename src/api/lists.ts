@@ -1,8 +1,9 @@
 import { fromPromise } from 'xstate';
-import { listParams, type ListDefinition } from '../../contract/lists';
+import { listParams, viewFromParams, type ListDefinition } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import type { ListQuery } from '../../machines/list.machine';
 import { downloadFile } from './download';
+import { askEarly, takeEarly } from './early';
 import { send } from './send';
 
 /**
@@ -10,13 +11,34 @@ import { send } from './send';
  * filters and order (and the keyset cursor of the page next to the one shown); `data` is a Page.
  */
 export function pageFetcher<Row>(definition: ListDefinition<Row>) {
-  return fromPromise<Page<Row>, ListQuery>(async ({ input }) => {
-    const params = listParams(definition as ListDefinition<unknown>, input);
-    if (input.page === 1) params.set('page', '1');
-    if (input.cursor && 'after' in input.cursor) params.set('after', String(input.cursor.after));
-    if (input.cursor && 'before' in input.cursor) params.set('before', String(input.cursor.before));
-    return (await send(definition, { query: params })).data;
+  return fromPromise<Page<Row>, ListQuery>(({ input }) => {
+    const params = pageParams(definition, input);
+    return takeEarly(
+      `list ${definition.path}?${params}`,
+      async () => (await send(definition, { query: params })).data,
+    );
   });
+}
+
+function pageParams<Row>(definition: ListDefinition<Row>, query: ListQuery) {
+  const params = listParams(definition as ListDefinition<unknown>, query);
+  if (query.page === 1) params.set('page', '1');
+  if (query.cursor && 'after' in query.cursor) params.set('after', String(query.cursor.after));
+  if (query.cursor && 'before' in query.cursor) params.set('before', String(query.cursor.before));
+  return params;
+}
+
+/**
+ * A list page opened cold (src/shell/pageChunks.ts): the page its list machine will ask for first (the
+ * address bar's page, filters and order, as useList starts from them), asked for now, beside the page's
+ * chunk; the machine's first fetch takes it (src/api/early.ts).
+ */
+export function askFirstPageEarly<Row>(definition: ListDefinition<Row>, search: string) {
+  const params = pageParams(
+    definition,
+    viewFromParams(definition as ListDefinition<unknown>, new URLSearchParams(search)),
+  );
+  askEarly(`list ${definition.path}?${params}`, async () => (await send(definition, { query: params })).data);
 }
 
 /**

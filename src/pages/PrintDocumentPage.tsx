@@ -4,7 +4,7 @@ import { PRINT_DOCUMENT_ENDINGS } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { loadPrintedDocument } from '../api/documents';
 import { useRole } from '../app/actors';
-import { LoadBoundary, useResource } from '../app/resource';
+import { LoadBoundary, prefetchResource, useResource } from '../app/resource';
 import { Button } from '../ui/controls';
 import { queryFromSearch } from './documents/choice';
 import { PdfDownload } from './documents/PdfDownload';
@@ -73,7 +73,7 @@ function LoadedDocument({
   printAtOnce: boolean;
   onShown: () => void;
 }) {
-  const key = `document:${role}:${ending}?${new URLSearchParams(query)}`;
+  const key = documentKey(role, ending, query);
   const printed = useResource(key, () => loadPrintedDocument(role, ending, query));
   useEffect(onShown, [onShown, key]);
   return (
@@ -82,6 +82,19 @@ function LoadedDocument({
       {printAtOnce && <PrintOnce id={printed.verification.code} />}
     </>
   );
+}
+
+const documentKey = (role: Role, ending: string, query: Record<string, string>) =>
+  `document:${role}:${ending}?${new URLSearchParams(query)}`;
+
+/**
+ * A print page opened cold (src/shell/pageChunks.ts): its document asked for as soon as this chunk is
+ * there, beside the session's profile, instead of once the page has rendered.
+ */
+export function prefetchPrintedDocument(role: Role, ending: string, search: string) {
+  if (!(PRINT_DOCUMENT_ENDINGS as readonly string[]).includes(ending)) return;
+  const query = queryFromSearch(search);
+  prefetchResource(documentKey(role, ending, query), () => loadPrintedDocument(role, ending, query));
 }
 
 // The codes already sent to the print dialog: once a document, though React may mount an effect twice.

@@ -8,6 +8,7 @@ import {
 } from '../../contract/navigation';
 import { HOME_PATH, isShellLess, PRINT_DOCUMENT_PREFIX } from '../../contract/paths';
 import { loadBoardDashboard, loadSchoolDashboard } from '../api/dashboard';
+import { askRegistrationWindowEarly } from '../api/dietReads';
 import { readImpersonationToken, readRole } from '../api/cookies';
 import { prefetchFormChoices, prefetchFormOptions } from '../app/formOptions';
 import { prefetchResource } from '../app/resource';
@@ -58,6 +59,9 @@ export function indexFormChunk() {
 }
 const printDocumentChunk = () => import('../pages/PrintDocumentPage');
 
+/** Registered Candidates (both admins'), whose registration window and first page are asked for early. */
+const REGISTERED_PAGE = '/candidate/candidate-registered';
+
 /** The chunk of each shell page, by the same paths as routes.tsx's pages (the longest one a path sits under). */
 const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   [HOME_PATH]: dashboardChunk,
@@ -71,7 +75,7 @@ const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   '/candidate/candidate-search': candidatesChunk,
   '/candidate/edit-candidate': candidatesChunk,
   '/candidate/candidate-indexed': candidatesChunk,
-  '/candidate/candidate-registered': candidatesChunk,
+  [REGISTERED_PAGE]: candidatesChunk,
   '/candidate/resit': resitsChunk,
   '/candidate/offender/candidate-exam-offenders': offendersChunk,
   '/courses/diets': dietsChunk,
@@ -122,15 +126,37 @@ export function preloadPageChunks(path: string, loadShell: () => Promise<unknown
 
 /**
  * A signed-in page opened cold (src/main.tsx): its chunks fetched together while the app's actors load,
- * and the Dashboard's numbers asked for at once (with the role of the session's cookie; an impersonation
- * waits for its page, which knows whom it shows). Every request here is one the page would make anyway,
- * later; nothing runs twice (chunks and loads are cached).
+ * and what its first paint shows asked for at once: the Dashboard's numbers, the registration window
+ * (the Dashboards, Registered Candidates), the Registered list's first page, a print page's document
+ * (with the role of the session's cookie; an impersonation waits for its page, which knows whom it
+ * shows). Every request here is one the page would make anyway, later; nothing runs twice (chunks and
+ * loads are cached).
  */
 export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
   preloadPageChunks(path, loadShell);
-  if (path === HOME_PATH && readImpersonationToken() === null) {
-    const role = readRole();
-    if (role === 'admin') prefetchResource('dashboard-admin', loadBoardDashboard);
-    if (role === 'school_admin') prefetchResource('dashboard-school', loadSchoolDashboard);
+  const role = readImpersonationToken() === null ? readRole() : null;
+  if (role !== 'admin' && role !== 'school_admin') return;
+  if (path.startsWith(PRINT_DOCUMENT_PREFIX)) {
+    // A print page's document: its largest paint, which otherwise waited for the profile and the page's render.
+    void printDocumentChunk()
+      .then(({ prefetchPrintedDocument }) =>
+        prefetchPrintedDocument(role, path.slice(PRINT_DOCUMENT_PREFIX.length), location.search),
+      )
+      .catch(() => {});
+    return;
   }
+  // The registration window's notice, the largest thing both Dashboards and the Registered list paint.
+  if (path === HOME_PATH || path === REGISTERED_PAGE) askRegistrationWindowEarly(role);
+  // Its diet choices (its filter and its bulk actions, which shift the list if they come after it) and
+  // its first page, once the list's definitions are there (the page's own chunks import them).
+  if (path === REGISTERED_PAGE) prefetchDietChoices(role);
+  if (path === REGISTERED_PAGE)
+    void Promise.all([import('../../contract/lists'), import('../api/lists')])
+      .then(([{ REGISTERED_LISTS }, { askFirstPageEarly }]) =>
+        askFirstPageEarly(REGISTERED_LISTS[role], location.search),
+      )
+      .catch(() => {});
+  if (path === HOME_PATH && role === 'admin') prefetchResource('dashboard-admin', loadBoardDashboard);
+  if (path === HOME_PATH && role === 'school_admin')
+    prefetchResource('dashboard-school', loadSchoolDashboard);
 }

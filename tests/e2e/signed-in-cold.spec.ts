@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
+import type { DocumentCatalogue } from '../../contract/documents';
 import { apiSignIn, signIn } from './support';
 
 /**
@@ -18,7 +19,7 @@ async function openSignedIn(page: Page, email: string, role: 'admin' | 'school_a
   );
   const requests: Request[] = [];
   page.on('request', (request) => requests.push(request));
-  return { requests, open: () => page.goto(path) };
+  return { requests, token, open: () => page.goto(path) };
 }
 
 const named = (requests: Request[], pattern: RegExp) => requests.some((r) => pattern.test(r.url()));
@@ -101,4 +102,89 @@ test('after the code, the Dashboard comes without a second read of the profile, 
   // The target page's chunk and the shell's were fetched at the password's submit, before the code.
   expect(first(/\/assets\/DashboardPage-[^/]+\.js$/)).toBeLessThan(confirmed);
   expect(first(/\/assets\/Shell-[^/]+\.js$/)).toBeLessThan(confirmed);
+});
+
+test("a school's Registered list opened cold asks for its window and first page before the profile answers, and draws them without VineJS", async ({
+  page,
+}) => {
+  const { requests, open } = await openSignedIn(
+    page,
+    'school1@example.org',
+    'school_admin',
+    '/candidate/candidate-registered',
+  );
+  let before = false;
+  // As the Dashboard's test: before, both were asked for by the page's code, after the profile and the
+  // area's chunk (with the candidates' endpoints and VineJS, which only the rows' writes need).
+  await page.route('**/api/training-school-admin/user-profile-information', async (route) => {
+    const started = Date.now();
+    while (Date.now() - started < 15_000) {
+      before =
+        named(requests, /\/api\/training-school-admin\/registration-window$/) &&
+        named(requests, /\/api\/training-school-admin\/registered-candidates\?page=1$/);
+      if (before) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await route.continue();
+  });
+  await open();
+  await expect(page.getByTestId('registration-countdown')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
+  expect(before).toBe(true);
+  // The first page asked for early is the one the list shows: asked for once.
+  expect(requests.filter((r) => /\/registered-candidates\?/.test(r.url()))).toHaveLength(1);
+  expect(requests.filter((r) => /\/registration-window$/.test(r.url()))).toHaveLength(1);
+  const vine = requests.filter((r) => /\/assets\/formValidator-[^/]+\.js$/.test(r.url()));
+  expect(vine.filter((r) => r.resourceType() === 'script')).toEqual([]);
+});
+
+test('a print page opened cold asks for its document before the profile answers', async ({ page }) => {
+  const token = await apiSignIn(page.request, 'admin@example.org');
+  const catalogue = await page.request.get('/api/admin/documents', {
+    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+  });
+  const diets = ((await catalogue.json()) as { data: DocumentCatalogue }).data.options.diets;
+  const diet = (diets.find((d) => d.current) ?? diets[0]).code;
+  const query = `diet=${diet}&school=SHT-IB`;
+  const { requests, open } = await openSignedIn(
+    page,
+    'admin@example.org',
+    'admin',
+    `/print-document/candidate-list?${query}`,
+  );
+  let before = false;
+  const document = (r: Request) => r.url().endsWith(`/api/admin/documents/candidate-list?${query}`);
+  await page.route('**/api/admin/user-profile-information', async (route) => {
+    const started = Date.now();
+    while (Date.now() - started < 15_000) {
+      before = requests.some(document);
+      if (before) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await route.continue();
+  });
+  await open();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeVisible({ timeout: 30_000 });
+  expect(before).toBe(true);
+  expect(requests.filter(document)).toHaveLength(1);
+});
+
+test('a signed-in page paints its loading splash from the HTML, styled, before any script has run', async ({
+  page,
+}) => {
+  const { open } = await openSignedIn(page, 'admin@example.org', 'admin', '/overview');
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      refused.push(message.text());
+  });
+  // The HTML and its stylesheet alone, as a slow link shows the page before the entry has arrived.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await open();
+  const splash = page.getByRole('status');
+  await expect(splash).toHaveText('Loading…');
+  // The stylesheet styled it: centred on a screen's height (unstyled, it is one line at the top).
+  const box = (await splash.boundingBox())!;
+  expect(box.height).toBe(page.viewportSize()!.height);
+  expect(refused).toEqual([]);
 });
