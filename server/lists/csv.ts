@@ -78,8 +78,15 @@ const CSV_BATCH = 2_000;
  * csv-stringify does the quoting; `escape_formulas` puts a `'` before a cell that starts with `=`,
  * `+`, `-`, `@`, a tab or a carriage return (OWASP's CSV injection list), so a spreadsheet never runs a
  * name or an offence typed as a formula. Numbers are numbers, not text, and are left as they are.
+ * `quote_record_delimiter`: a cell holding a line feed or a carriage return alone is quoted too (given a
+ * record delimiter, csv-stringify quotes only a cell holding that delimiter, `\r\n`, so an offence
+ * written on two lines broke its row in two).
  */
-export const CSV_OPTIONS = { escape_formulas: true, record_delimiter: 'windows' } as const;
+export const CSV_OPTIONS = {
+  escape_formulas: true,
+  record_delimiter: 'windows',
+  quote_record_delimiter: true,
+} as const;
 const RECORD_END = '\r\n';
 
 /**

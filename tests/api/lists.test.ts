@@ -8,6 +8,7 @@ import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, LIST_MESSAGES, LISTS, REGISTERED_LISTS, SCHOOLS_LIST } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { SCHOOL_ENDPOINTS } from '../../contract/schools.endpoints';
 import { ACCESS_MATRIX } from '../../server/access';
 import { issueToken } from '../../server/auth/tokens';
 import { CSV_OPTIONS, csvWriter } from '../../server/lists/csv';
@@ -277,6 +278,22 @@ describe('the CSV export', () => {
       ['Adébáyọ̀-Ńnàmdí', 'Ọlábísí'],
       ['Eze; "Jr", Ụ', "Chi'oma"],
     ]);
+  });
+
+  it('quotes a cell written on several lines, so its row stays one row', async () => {
+    // Before CSV_OPTIONS.quote_record_delimiter, a line feed or a carriage return alone went out unquoted:
+    // csv-parse, which takes the file's own CRLF as the row's end, read it back; a spreadsheet, which
+    // ends a row at any line break, did not.
+    const address = 'Block 4\nRing Road\rIbadan';
+    const created = await t.request('POST', SCHOOL_ENDPOINTS.create.path, {
+      token: admin,
+      json: { name: 'Lines School', code: 'LINES-01', state: 'Oyo', country: 'NG', address },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { header, rows, text } = await csv(`${SCHOOLS_LIST.path}?search=LINES-01`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0][header.indexOf('Address')]).toBe(address);
+    expect(text).toContain(`"${address}"`);
   });
 
   it('works for a list whose rows are completed from other tables (schools and their admins)', async () => {
