@@ -41,17 +41,22 @@ const DAY = 86_400_000;
 /** The span read by arithmetic; a moment outside it is read by Intl each time. */
 const FAST_FROM = Date.UTC(1900, 0, 1);
 const FAST_TO = Date.UTC(2200, 0, 1);
-const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+/** 00 to 99, written once: a moment's text is four of them and a year. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : String(n)));
+
+/** A moment given as text or a Date, in milliseconds (NaN when it is not one). */
+const millisecondsOf = (instant: string | Date) =>
+  typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
 
 /**
- * A zone's wall clock at a moment. Intl's `formatToParts` costs microseconds a call (a CSV export of a
- * million rows spent 30 % of its time there), so Intl is asked the zone's offset once a day (UTC), at
- * the day's first and last second, and a moment in a day whose two agree (every day but one that holds
- * a change of the zone's clock) is read by arithmetic from that offset; any other moment, and
- * one before 1900 or after 2199, is read by Intl itself. Exported for its test, which holds it to Intl
- * in zones with summer time and odd offsets.
+ * A zone's wall clock. Intl's `formatToParts` costs microseconds a call (a CSV export of a million rows
+ * spent 30 % of its time there), so Intl is asked the zone's offset once a day (UTC), at the day's
+ * first and last second, and a moment in a day whose two agree (every day but one that holds a change
+ * of the zone's clock) is read by arithmetic from that offset; any other moment, and one before 1900 or
+ * after 2199, is read by Intl itself. `wall` gives the wall clock as a moment whose UTC fields are it,
+ * or NaN where Intl must read the moment (`intl`, which refuses what is not a moment as Intl does).
  */
-export function zonedClock(timeZone: string): (instant: string | Date) => ClockParts {
+function zoneClock(timeZone: string) {
   const options: Intl.DateTimeFormatOptions = {
     timeZone,
     hourCycle: 'h23',
@@ -61,7 +66,7 @@ export function zonedClock(timeZone: string): (instant: string | Date) => ClockP
     hour: '2-digit',
     minute: '2-digit',
   };
-  const intl = new Intl.DateTimeFormat('en-GB', options);
+  const intlFormat = new Intl.DateTimeFormat('en-GB', options);
   const withSeconds = new Intl.DateTimeFormat('en-GB', { ...options, second: '2-digit' });
   const read = (format: Intl.DateTimeFormat, time: number) =>
     Object.fromEntries(format.formatToParts(time).map((part) => [part.type, part.value])) as Record<
@@ -75,30 +80,66 @@ export function zonedClock(timeZone: string): (instant: string | Date) => ClockP
   // Day (since 1970) to the zone's offset in it, NaN where it changes within the day. 300 years of
   // days are 110,000 numbers: the map is emptied only past that.
   const offsets = new Map<number, number>();
+  return {
+    wall(time: number): number {
+      if (!(time >= FAST_FROM && time < FAST_TO)) return NaN;
+      const day = Math.floor(time / DAY);
+      let offset = offsets.get(day);
+      if (offset === undefined) {
+        if (offsets.size >= 120_000) offsets.clear();
+        const first = offsetAt(day * DAY);
+        offset = first === offsetAt(day * DAY + DAY - 1000) ? first : NaN;
+        offsets.set(day, offset);
+      }
+      return time + offset;
+    },
+    intl: (time: number) => read(intlFormat, time) as ClockParts,
+  };
+}
+
+/**
+ * A zone's wall clock at a moment, in parts (zoneClock). Exported for its test, which holds it to Intl
+ * in zones with summer time and odd offsets.
+ */
+export function zonedClock(timeZone: string): (instant: string | Date) => ClockParts {
+  const zone = zoneClock(timeZone);
   return (instant) => {
-    const time = new Date(instant).getTime();
-    if (!(time >= FAST_FROM && time < FAST_TO)) return read(intl, time) as ClockParts;
-    const day = Math.floor(time / DAY);
-    let offset = offsets.get(day);
-    if (offset === undefined) {
-      if (offsets.size >= 120_000) offsets.clear();
-      const first = offsetAt(day * DAY);
-      offset = first === offsetAt(day * DAY + DAY - 1000) ? first : NaN;
-      offsets.set(day, offset);
-    }
-    if (Number.isNaN(offset)) return read(intl, time) as ClockParts;
-    const local = new Date(time + offset);
+    const time = millisecondsOf(instant);
+    const wall = zone.wall(time);
+    if (Number.isNaN(wall)) return zone.intl(time);
+    const local = new Date(wall);
     return {
       year: String(local.getUTCFullYear()),
-      month: pad(local.getUTCMonth() + 1),
-      day: pad(local.getUTCDate()),
-      hour: pad(local.getUTCHours()),
-      minute: pad(local.getUTCMinutes()),
+      month: TWO_DIGITS[local.getUTCMonth() + 1],
+      day: TWO_DIGITS[local.getUTCDate()],
+      hour: TWO_DIGITS[local.getUTCHours()],
+      minute: TWO_DIGITS[local.getUTCMinutes()],
     };
   };
 }
 
+/**
+ * A zone's 30/06/2027 14:05 of a moment, written from the wall clock without the parts (a CSV export
+ * writes one a row). Exported for its test, which holds it to Intl as it holds zonedClock.
+ */
+export function zonedDateTime(timeZone: string): (instant: string | Date) => string {
+  const zone = zoneClock(timeZone);
+  const two = (n: number) => TWO_DIGITS[n];
+  return (instant) => {
+    const time = millisecondsOf(instant);
+    const wall = zone.wall(time);
+    if (Number.isNaN(wall)) {
+      const { year, month, day, hour, minute } = zone.intl(time);
+      return `${day}/${month}/${year} ${hour}:${minute}`;
+    }
+    const local = new Date(wall);
+    const date = `${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${local.getUTCFullYear()}`;
+    return `${date} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
+  };
+}
+
 const partsInLagos = zonedClock(BOARD_TIME_ZONE);
+const dateTimeInLagos = zonedDateTime(BOARD_TIME_ZONE);
 
 /** A moment's day in Lagos, YYYY-MM-DD: the board's calendar, whatever the clock zone of the machine. */
 export function boardDay(instant: string | Date = new Date()): string {
@@ -108,6 +149,5 @@ export function boardDay(instant: string | Date = new Date()): string {
 
 /** A moment as 30/06/2027 14:05, Lagos time (24-hour clock). */
 export function formatDateTime(instant: string | Date): string {
-  const { year, month, day, hour, minute } = partsInLagos(instant);
-  return `${day}/${month}/${year} ${hour}:${minute}`;
+  return dateTimeInLagos(instant);
 }

@@ -1,15 +1,17 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { INPUT_MESSAGES } from '../../contract/input';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, LIST_MESSAGES, LISTS, REGISTERED_LISTS, SCHOOLS_LIST } from '../../contract/lists';
 import type { Page } from '../../contract/pagination';
 import { CANDIDATE_ENDPOINTS } from '../../contract/candidates.endpoints';
+import { SCHOOL_ENDPOINTS } from '../../contract/schools.endpoints';
 import { ACCESS_MATRIX } from '../../server/access';
 import { issueToken } from '../../server/auth/tokens';
-import { CSV_OPTIONS } from '../../server/lists/csv';
+import { CSV_OPTIONS, csvWriter } from '../../server/lists/csv';
 import { fetchRaw, seedCandidates, userIdOf } from './fixtures';
 import { startTestPortal, type TestPortal } from './portal';
 
@@ -278,11 +280,69 @@ describe('the CSV export', () => {
     ]);
   });
 
+  it('quotes a cell written on several lines, so its row stays one row', async () => {
+    // Before CSV_OPTIONS.quote_record_delimiter, a line feed or a carriage return alone went out unquoted:
+    // csv-parse, which takes the file's own CRLF as the row's end, read it back; a spreadsheet, which
+    // ends a row at any line break, did not.
+    const address = 'Block 4\nRing Road\rIbadan';
+    const created = await t.request('POST', SCHOOL_ENDPOINTS.create.path, {
+      token: admin,
+      json: { name: 'Lines School', code: 'LINES-01', state: 'Oyo', country: 'NG', address },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { header, rows, text } = await csv(`${SCHOOLS_LIST.path}?search=LINES-01`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0][header.indexOf('Address')]).toBe(address);
+    expect(text).toContain(`"${address}"`);
+  });
+
   it('works for a list whose rows are completed from other tables (schools and their admins)', async () => {
     const { header, rows } = await csv(`${SCHOOLS_LIST.path}?search=SHT-IB`);
     expect(header).toEqual(SCHOOLS_LIST.columns.map((column) => column.header));
     expect(rows).toHaveLength(1);
     expect(rows[0][0]).toBe('SHT-IB');
     expect(rows[0][header.indexOf('School admins')]).toContain('school1@example.org');
+  });
+});
+
+describe('csvWriter: what csv-stringify writes, calling it only for the cells that need it', () => {
+  /** Every character csv-stringify quotes, escapes or neutralises, among ordinary ones. */
+  const character = fc.constantFrom(
+    ...['a', 'Z', '0', ' ', 'é', 'Ụ', '\u0300', ';', "'", ',', '"', '\r', '\n', '\t', '=', '+', '-', '@'],
+    ...['\uFF1D', '\uFF0B', '\uFF0D', '\uFF20'],
+  );
+  const cell = fc.oneof(
+    { weight: 6, arbitrary: fc.string({ unit: character, maxLength: 8 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.integer({ min: -1_000, max: 1_000 }) },
+    { weight: 1, arbitrary: fc.double() },
+  );
+  const table = fc.integer({ min: 1, max: 6 }).chain((width) =>
+    fc.record({
+      headers: fc.array(fc.string({ unit: character, maxLength: 8 }), { minLength: width, maxLength: width }),
+      rows: fc.array(fc.array(cell, { minLength: width, maxLength: width }), { maxLength: 6 }),
+    }),
+  );
+  const columnsOf = (headers: string[]) =>
+    headers.map((header, i) => ({ header, cell: (row: (string | number | null)[]) => row[i] }));
+
+  it('byte for byte, for any header and rows, the same writer across batches', () => {
+    fc.assert(
+      fc.property(table, ({ headers, rows }) => {
+        const writer = csvWriter(columnsOf(headers));
+        // Twice: the second batch meets the cells the first quoted and kept.
+        const written = writer.header() + writer.rows(rows) + writer.rows(rows);
+        expect(written).toBe(stringify([headers, ...rows, ...rows], CSV_OPTIONS));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('past the quoted cells it keeps, quotes the next ones as well', () => {
+    const rows = Array.from({ length: 2_500 }, (_, i) => [`=${i % 1_200}, "${i}"`, i]);
+    const writer = csvWriter(columnsOf(['a', 'b']));
+    expect(writer.rows(rows)).toBe(stringify(rows, CSV_OPTIONS));
   });
 });

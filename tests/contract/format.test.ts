@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseBoardDate } from '../../contract/dates';
-import { boardDay, formatDate, formatDateTime, formatPersonName, zonedClock } from '../../contract/format';
+import {
+  boardDay,
+  formatDate,
+  formatDateTime,
+  formatPersonName,
+  zonedClock,
+  zonedDateTime,
+} from '../../contract/format';
 
 /** The one way the portal writes names, dates and times, and reads the dates people type. */
 
@@ -90,7 +97,14 @@ describe('zonedClock: Intl read once a day, the same wall clock as Intl at every
         moments.push(time);
       for (let i = 0; i < 10_000; i++)
         moments.push(Date.UTC(1850, 0, 1) + Math.floor(random() * 400 * 365.25 * 86_400_000));
-      const differing = moments.filter((time) => show(time) !== intl(time));
+      // zonedDateTime writes the same text without the parts, from a moment as text or as a Date.
+      const dateTime = zonedDateTime(timeZone);
+      const differing = moments.filter(
+        (time) =>
+          show(time) !== intl(time) ||
+          dateTime(new Date(time)) !== intl(time) ||
+          dateTime(new Date(time).toISOString()) !== intl(time),
+      );
       expect(differing.map((time) => new Date(time).toISOString())).toEqual([]);
     },
   );
@@ -105,6 +119,8 @@ describe('zonedClock: Intl read once a day, the same wall clock as Intl at every
       minute: '05',
     });
     expect(() => clock('not a moment')).toThrow(RangeError);
+    expect(zonedDateTime('Africa/Lagos')('2026-11-23T13:05:59.999Z')).toBe('23/11/2026 14:05');
+    expect(() => zonedDateTime('Africa/Lagos')('not a moment')).toThrow(RangeError);
   });
 });
 
