@@ -3,6 +3,7 @@ import { badgeText } from '../../contract/constants';
 import { CANDIDATE_RECORD_PAGE, isEntryActive, sidebarFor } from '../../contract/navigation';
 import type { Role } from '../../contract/roles';
 import { useAppActor } from '../app/actors';
+import { preloadFromShell } from './pageChunks';
 
 /**
  * The path the sidebar marks: a candidate's record page is no entry of its own, so it marks the list
@@ -28,7 +29,11 @@ export function Sidebar({ role, onNavigate }: { role: Role; onNavigate?: () => v
           <Link
             key={entry.path}
             href={entry.path}
-            onClick={onNavigate}
+            onClick={() => {
+              // The page shown already took its answers: asking again would leave one for a later visit.
+              if (!active) preloadFromShell(entry.path, role);
+              onNavigate?.();
+            }}
             aria-current={active ? 'page' : undefined}
             className={`flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium ${
               active ? 'bg-brand-700 text-white' : 'text-slate-200 hover:bg-brand-800 hover:text-white'

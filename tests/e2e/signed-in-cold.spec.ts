@@ -188,3 +188,34 @@ test('a signed-in page paints its loading splash from the HTML, styled, before a
   expect(box.height).toBe(page.viewportSize()!.height);
   expect(refused).toEqual([]);
 });
+
+test('a page chosen in the sidebar asks for its first page beside its chunk, not after it', async ({
+  page,
+}) => {
+  await signIn(page, 'school1@example.org');
+  const requests: Request[] = [];
+  page.on('request', (request) => requests.push(request));
+  let before = false;
+  // The candidate area's chunk is held back until the list's first page has been asked for, or 15 s:
+  // before, the list's requests waited for the chunk and a dozen smaller ones after it.
+  await page.route(/\/assets\/CandidateFormPage-[^/]+\.js$/, async (route) => {
+    const started = Date.now();
+    while (Date.now() - started < 15_000) {
+      before = named(requests, /\/api\/training-school-admin\/registered-candidates\?page=1$/);
+      if (before) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await route.continue();
+  });
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Registered Candidates' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Registered Candidates' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('row').nth(1)).toBeVisible();
+  expect(before).toBe(true);
+  // Taken once: the page's own first load used the early answer instead of asking again.
+  expect(requests.filter((r) => /registered-candidates\?page=1$/.test(r.url()))).toHaveLength(1);
+});
