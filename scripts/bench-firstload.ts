@@ -54,7 +54,7 @@ import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';
-import { recordFigure } from './benchRecord';
+import { ratio as ratioOf, recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -809,9 +809,9 @@ function printBeside(login: Visit, anchor: Visit) {
     `| usable (React owns the form: a submit runs), s | ${seconds(login.ms)} | ${seconds(anchor.ms)} | ${ratio(login.ms, anchor.ms)} |`,
   );
   // Ratios to the anchor of the same run: they take out the machine's load, which moves both.
-  recordFigure('firstload.login_cold.bytes_over_anchor', loaded[0] / loaded[1], 'x', 'lower');
+  recordFigure('firstload.login_cold.bytes_over_anchor', ratioOf(loaded[0], loaded[1]), 'ratio', 'lower');
   if (login.ms && anchor.ms)
-    recordFigure('firstload.login_cold.usable_over_anchor', login.ms / anchor.ms, 'x', 'lower');
+    recordFigure('firstload.login_cold.usable_over_anchor', ratioOf(login.ms, anchor.ms), 'ratio', 'lower');
 }
 
 function printReport(visits: Visit[], distDir: string) {

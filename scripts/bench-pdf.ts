@@ -10,6 +10,7 @@ import { drawPdf } from '../server/documents/pdf';
 import { verificationOf } from '../server/documents/qr';
 import { createLocalStorage } from '../server/storage/local';
 import { newKey } from '../server/storage/storage';
+import { recordFigure } from './benchRecord';
 
 /**
  * Bulk PDFs (issue 25): photocards and list rows at 1,000, 5,000 and 20,000, each drawn by the server's
@@ -182,6 +183,13 @@ export async function benchPdf(): Promise<Figure[]> {
       for (const count of COUNTS) {
         const figure = await runChild(kind, count, dir);
         figures.push(figure);
+        // No anchor: the time is absolute (its load stored beside it); size, pages and memory are not
+        // moved by the load.
+        const key = `pdf.${kind}.n${count}`;
+        recordFigure(`${key}.ms`, figure.ms, 'ms', 'lower');
+        recordFigure(`${key}.bytes`, figure.bytes, 'bytes', 'lower');
+        recordFigure(`${key}.pages`, figure.pages, 'pages', 'lower');
+        recordFigure(`${key}.peak_rss_mb`, figure.peakRssMb, 'MB', 'lower');
         console.log(
           `  ${kind.padEnd(10)} ${String(count).padStart(6)}: ${(figure.ms / 1000).toFixed(2)} s, ${(figure.bytes / 2 ** 20).toFixed(1)} MB, ${figure.pages} pages, peak RSS ${figure.peakRssMb} MB`,
         );

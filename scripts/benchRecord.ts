@@ -11,7 +11,9 @@
  * Absolute times move with the machine's load, so a part records a ratio to its anchor where one runs
  * beside it in the same run (ours / the anchor: the raw SQL, the one-form React login), and absolute
  * figures only where the machine does not move them (bytes, scores of a11y and best practices) or no
- * anchor exists (docs/decisions.md, "Bench figures and the regression check").
+ * anchor exists (docs/decisions.md, "Bench figures and the regression check"). A figure measured at a
+ * size the run may change (candidates, entries, a PDF's count, connections) carries that size in its key
+ * (`n100000`, `c50`), so a quick run at small sizes is never compared with a full one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,10 +67,19 @@ export function recordFigure(key: string, value: number, unit: string, better: B
 }
 
 /**
+ * Ours over the anchor measured beside it in the same run, to three decimals (NaN, which is not
+ * recorded, when the anchor is not above zero): the one way a part turns a pair of times into a figure.
+ */
+export const ratio = (ours: number, anchor: number) =>
+  anchor > 0 ? Number((ours / anchor).toFixed(3)) : Number.NaN;
+
+/**
  * How far `now` moved the wrong way from `was`, as a fraction of `was` (0 when it moved the right way
- * or not at all; null when `was` is not above zero, so no fraction can be taken).
+ * or not at all). From a `was` of 0 no fraction can be taken: a lower-is-better figure (errors, say)
+ * that left 0 moved infinitely far the wrong way; otherwise, and below 0, null (not compared).
  */
 export function wrongWay(was: number, now: number, better: Better): number | null {
+  if (was === 0 && better === 'lower') return now > 0 ? Number.POSITIVE_INFINITY : 0;
   if (!(was > 0)) return null;
   const change = (now - was) / was;
   return Math.max(0, better === 'lower' ? change : -change);
@@ -93,7 +104,8 @@ export function regressions(
 }
 
 export function regressionMessage(r: Regression): string {
-  return `REGRESSION: ${r.key} moved ${Math.round(r.worse * 100)} % the wrong way (was ${r.was} ${r.unit}, now ${r.now} ${r.unit})`;
+  const moved = Number.isFinite(r.worse) ? `${Math.round(r.worse * 100)} %` : 'off 0';
+  return `REGRESSION: ${r.key} moved ${moved} the wrong way (was ${r.was} ${r.unit}, now ${r.now} ${r.unit})`;
 }
 
 function parse(text: string | null): Figures {
