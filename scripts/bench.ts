@@ -40,9 +40,10 @@
  *     scores, FCP, LCP, TBT, CLS, bytes and the top opportunities (scripts/bench-lighthouse.ts;
  *     BENCH_LIGHTHOUSE_RUNS rounds, default 3).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
- * time, and every request goes to the loopback address. The parts that record figures (scripts/benchRecord.ts)
- * have them compared, at the end, with the last committed docs/bench/figures.json: a figure that moved more
- * than 20 % the wrong way is printed in a loud REGRESSION block, and the file is rewritten merged by key.
+ * time, and every request goes to the loopback address. Every part records its headline figures
+ * (scripts/benchRecord.ts); after each part they are compared with the last committed
+ * docs/bench/figures.json: a figure that moved more than 20 % the wrong way is printed in a loud
+ * REGRESSION block (all of them again at the end), and the file is rewritten merged by key.
  *
  * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse
  * runs one part, or several given with commas (BENCH_ONLY=pdf,chain; start is parts 1 and 2); each part
@@ -71,7 +72,7 @@ import { benchLighthouse } from './bench-lighthouse';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
 import { benchVerify } from './bench-verify';
-import { recordFigure, saveRecordedFigures } from './benchRecord';
+import { printRegressions, recordFigure, saveRecordedFigures, type Regression } from './benchRecord';
 import { freePort, portFromEnv } from './ports';
 
 /** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
@@ -205,6 +206,7 @@ async function main() {
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
   const times: string[] = [];
+  const found: Regression[] = [];
   try {
     for (const name of chosenParts()) {
       const load = loadAverage();
@@ -220,6 +222,8 @@ async function main() {
         const took = `${((performance.now() - started) / 60_000).toFixed(1)} min`;
         console.log(`\n=== Part ${name}: ${outcome} in ${took} (load average ${loadAverage()}) ===`);
         times.push(`| ${name} | ${outcome} | ${took} | ${load} | ${loadAverage()} |`);
+        // What the part recorded, compared and written now, even when it failed halfway.
+        found.push(...saveRecordedFigures());
       }
     }
   } finally {
@@ -227,6 +231,7 @@ async function main() {
     console.log('\n| part | outcome | time | load average before | load average after |');
     console.log('|---|---|--:|---|---|');
     for (const line of times) console.log(line);
+    if (times.length > 1) printRegressions(found, 'figure of this run');
   }
 }
 
@@ -273,10 +278,7 @@ async function benchStart() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main()
-  // What the parts that ran recorded, even when a later part failed.
-  .finally(() => saveRecordedFigures())
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

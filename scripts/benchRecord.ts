@@ -2,8 +2,8 @@
  * The bench's figures, kept machine-readable so the next run can see a regression (issue 28, item 7).
  *
  * A bench part records a named figure beside its printed table (`recordFigure`), with the direction
- * that is better and its unit. At the end of `npm run bench`, scripts/bench.ts calls `saveRecordedFigures`:
- * it compares each recorded figure against the last committed run (docs/bench/figures.json as git's HEAD
+ * that is better and its unit. After each part of `npm run bench`, scripts/bench.ts calls `saveRecordedFigures`:
+ * it compares each figure recorded since the last save against the last committed run (docs/bench/figures.json as git's HEAD
  * has it; the file on disk when git has none), prints a loud REGRESSION block for each figure that moved
  * more than 20 % the wrong way, and writes the file merged by key, so running one part updates only its
  * own figures. It prints and never fails the process: benchmarks do not fail on their figures.
@@ -132,26 +132,32 @@ function committedFigures(file: string): Figures {
   }
 }
 
+/** The loud block of regression lines, or the one line saying there were none. */
+export function printRegressions(found: Regression[], what = 'recorded figure'): void {
+  if (!found.length) {
+    console.log(`\nNo ${what} moved more than ${REGRESSION_THRESHOLD * 100} % the wrong way.`);
+    return;
+  }
+  const rule = '!'.repeat(100);
+  console.log(`\n${rule}`);
+  for (const r of found) console.log(regressionMessage(r));
+  console.log(
+    `(against the last committed ${FIGURES_FILE}; more than ${REGRESSION_THRESHOLD * 100} % the wrong way)`,
+  );
+  console.log(rule);
+}
+
 /**
- * Compares this run's recorded figures with the last committed run, prints the regressions loudly, and
- * writes the file merged by key (the figures this run did not measure stay as they were). Returns the
- * regressions.
+ * Compares the figures recorded since the last save with the last committed run, prints the regressions
+ * loudly, writes the file merged by key (the figures this run did not measure stay as they were) and
+ * forgets them. scripts/bench.ts saves after each part, so a part's regressions print beside its tables
+ * and a bench stopped halfway keeps the figures of the parts that ended. Returns the regressions.
  */
 export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regression[] {
   const keys = Object.keys(recorded);
   if (!keys.length) return [];
   const found = regressions(committedFigures(file), recorded);
-  if (found.length) {
-    const rule = '!'.repeat(100);
-    console.log(`\n${rule}`);
-    for (const r of found) console.log(regressionMessage(r));
-    console.log(
-      `(against the last committed ${FIGURES_FILE}; more than ${REGRESSION_THRESHOLD * 100} % the wrong way)`,
-    );
-    console.log(rule);
-  } else {
-    console.log(`\nNo recorded figure moved more than ${REGRESSION_THRESHOLD * 100} % the wrong way.`);
-  }
+  printRegressions(found);
   const merged = { ...parse(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null), ...recorded };
   const sorted = Object.fromEntries(
     Object.keys(merged)
@@ -163,6 +169,7 @@ export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regre
   console.log(
     `${keys.length} figure${keys.length === 1 ? '' : 's'} written to ${path.relative(root, file)}.`,
   );
+  for (const key of keys) delete recorded[key];
   return found;
 }
 
