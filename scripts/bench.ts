@@ -43,7 +43,8 @@
  * time, and every request goes to the loopback address. Every part records its headline figures
  * (scripts/benchRecord.ts); after each part they are compared with the last committed
  * docs/bench/figures.json: a figure that moved more than 20 % the wrong way is printed in a loud
- * REGRESSION block (all of them again at the end), and the file is rewritten merged by key.
+ * REGRESSION block (all of them again at the end), and the file is rewritten merged by key
+ * (BENCH_FIGURES_FILE writes another file instead: a quick run at small sizes).
  *
  * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse
  * runs one part, or several given with commas (BENCH_ONLY=pdf,chain; start is parts 1 and 2); each part

@@ -151,9 +151,13 @@ export function printRegressions(found: Regression[], what = 'recorded figure'):
  * Compares the figures recorded since the last save with the last committed run, prints the regressions
  * loudly, writes the file merged by key (the figures this run did not measure stay as they were) and
  * forgets them. scripts/bench.ts saves after each part, so a part's regressions print beside its tables
- * and a bench stopped halfway keeps the figures of the parts that ended. Returns the regressions.
+ * and a bench stopped halfway keeps the figures of the parts that ended. BENCH_FIGURES_FILE writes them
+ * to another file (a quick run at small sizes, which must not touch the committed one); they are still
+ * compared with the committed run. Returns the regressions.
  */
-export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regression[] {
+export function saveRecordedFigures(
+  file = path.resolve(root, process.env.BENCH_FIGURES_FILE || FIGURES_FILE),
+): Regression[] {
   const keys = Object.keys(recorded);
   if (!keys.length) return [];
   const found = regressions(committedFigures(file), recorded);
