@@ -956,7 +956,7 @@ function printSignedIn(results: { name: string; visits: Visit[] }[]) {
     if (visit.ms !== null)
       recordFigure(
         `firstload.signed_in_cold.${page.who.replace(/ /g, '_')}.usable_ms`,
-        visit.ms,
+        Math.round(visit.ms),
         'ms',
         'lower',
       );
