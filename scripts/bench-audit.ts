@@ -21,7 +21,8 @@ import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { ensureReferenceData } from '../server/db/reference';
 import { isEmpty, seedSignIns } from '../server/demo';
 import { listStatements } from '../server/lists/route';
-import { ADMIN, onEachDatabase, rawSql, signIn, startServer } from './bench-candidates';
+import { ADMIN, databaseKey, onEachDatabase, rawSql, signIn, startServer } from './bench-candidates';
+import { figureKey, ratio, recordFigure } from './benchRecord';
 
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
@@ -228,6 +229,15 @@ export async function benchAudit({ port }: { port: number }): Promise<void> {
     shown.forEach((filter, i) => {
       const flag = row.http[i].p95 < AIM_P95_MS ? '' : ` (aim ${AIM_P95_MS} ms missed)`;
       console.log(`| ${filter.label} | ${ms(row.http[i])}${flag} | ${ms(row.raw[i])} |`);
+      // Its SQL alone is the anchor, as the candidates part's.
+      const key = `audit.${databaseKey(row.label)}.n${ROWS}.${figureKey(filter.label)}`;
+      recordFigure(
+        `${key}.http_over_sql_median`,
+        ratio(row.http[i].median, row.raw[i].median),
+        'ratio',
+        'lower',
+      );
+      recordFigure(`${key}.http_over_sql_p95`, ratio(row.http[i].p95, row.raw[i].p95), 'ratio', 'lower');
     });
   }
   console.log(

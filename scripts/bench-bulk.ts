@@ -3,7 +3,8 @@ import { zipSync } from 'fflate';
 import { BULK_COLUMNS, BULK_LIMITS, type BulkReport } from '../contract/bulkIndexing';
 import { BULK_INDEXING_ENDPOINTS } from '../contract/bulkIndexing.endpoints';
 import { fillPath } from '../contract/endpoint';
-import { onEachDatabase, signIn, startServer } from './bench-candidates';
+import { databaseKey, onEachDatabase, signIn, startServer } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 /**
  * Bulk indexing at the size the issue names: 2,000 candidates with a photo each (30 KB, a PNG padded to
@@ -107,6 +108,10 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     }
     const imported = performance.now();
     if (last.indexed.length !== ROWS) throw new Error(`${label}: ${last.indexed.length} of ${ROWS} indexed`);
+    // No anchor runs beside an import: its seconds are absolute, read with the load stored beside them.
+    const key = `bulk.${databaseKey(label)}.n${ROWS}`;
+    recordFigure(`${key}.dry_run_s`, Number(((checked - started) / 1000).toFixed(2)), 's', 'lower');
+    recordFigure(`${key}.import_s`, Number(((imported - checked) / 1000).toFixed(2)), 's', 'lower');
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     // Milliseconds a row are seconds a thousand rows.
     const perThousand = (ms: number) => `${(ms / ROWS).toFixed(1)} s`;

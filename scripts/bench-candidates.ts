@@ -43,9 +43,10 @@ import { HEADER_WEIGHTS } from '../server/demo/candidates';
 import { FIRST_NAMES, LAST_NAMES } from '../server/demo/names';
 import { random, type Random } from '../server/demo/random';
 import { DEMO_PASSWORD, isEmpty, seedSignIns } from '../server/demo';
-import { figureKey, recordFigure } from './benchRecord';
+import { figureKey, ratio, recordFigure } from './benchRecord';
 
-const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
+/** The candidates seeded (BENCH_CANDIDATES), which the other parts that seed with seedDatabase name in their figures. */
+export const TOTAL = Number(process.env.BENCH_CANDIDATES ?? 100_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const WARM_UP = 20;
 /** Rows a batch: one INSERT ... SELECT FROM unnest(...) statement each. */
@@ -885,6 +886,13 @@ export async function createBenchDatabase(suffix: string): Promise<BenchDatabase
  * temporary data directory, then a PostgreSQL database made for the run (skipped when unreachable).
  * Each round gets its label, the portal's environment and its data directory; both are removed after.
  */
+/**
+ * A round's label as a figure key's part: `pglite` or `postgres` for onEachDatabase's two ("PGlite
+ * (embedded)", "PostgreSQL 16.4"), and any other round's label made a key ("PGlite after ANALYZE").
+ */
+export const databaseKey = (label: string) =>
+  figureKey(label.replace(/^PostgreSQL.*/, 'postgres').replace(/ \(embedded\)$/, ''));
+
 export async function onEachDatabase<T>(
   suffix: string,
   round: (label: string, env: Record<string, string>, dataDir: string) => Promise<T>,
@@ -980,14 +988,9 @@ export async function benchCandidates({
     for (const round of rounds) {
       const { figures: f, raw } = round.results[i];
       if (!raw?.median || !raw.p95) continue;
-      const key = figureKey('candidates', round.label.replace(/^(PostgreSQL).*/, '$1'), query);
-      recordFigure(
-        `${key}.http_over_sql_median`,
-        Number((f.median / raw.median).toFixed(2)),
-        'ratio',
-        'lower',
-      );
-      recordFigure(`${key}.http_over_sql_p95`, Number((f.p95 / raw.p95).toFixed(2)), 'ratio', 'lower');
+      const key = `candidates.${databaseKey(round.label)}.n${TOTAL}.${figureKey(query)}`;
+      recordFigure(`${key}.http_over_sql_median`, ratio(f.median, raw.median), 'ratio', 'lower');
+      recordFigure(`${key}.http_over_sql_p95`, ratio(f.p95, raw.p95), 'ratio', 'lower');
     }
   }
   console.log(

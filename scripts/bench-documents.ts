@@ -10,7 +10,8 @@ import { printPhotoOf } from '../server/candidates/printPhoto';
 import { CANDIDATE_FILE_KIND, PRINT_PHOTO_FIELD } from '../server/candidates/uploads';
 import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { FIRST_NAMES, LAST_NAMES } from '../server/demo/names';
-import { onEachDatabase, rawSql, signIn, startServer, type Running } from './bench-candidates';
+import { databaseKey, onEachDatabase, rawSql, signIn, startServer, type Running } from './bench-candidates';
+import { figureKey, recordFigure } from './benchRecord';
 
 /**
  * Bulk PDFs through HTTP (issue 25): the whole print as a board admin gets it, route, builder (the
@@ -534,7 +535,17 @@ export async function benchDocuments({ port }: { port: number }): Promise<void> 
     `\n| database | document | count | how | time to last byte | PDF size | pages | portal peak RSS | slowest /api/health meanwhile | load average (1, 5, 15 min) |`,
   );
   console.log('| --- | --- | --: | --- | --: | --: | --: | --: | --: | --- |');
-  for (const figure of figures) console.log(lineOf(figure));
+  for (const figure of figures) {
+    console.log(lineOf(figure));
+    // No anchor: the time to the last byte and the slowest /api/health are absolute (the load stored
+    // beside them); the size and the portal's peak memory are not moved by the load.
+    const key = `documents.${databaseKey(figure.database)}.${figureKey(figure.ending)}.n${figure.count}.${figureKey(figure.how)}`;
+    recordFigure(`${key}.ms`, Math.round(figure.ms), 'ms', 'lower');
+    recordFigure(`${key}.bytes`, figure.bytes, 'bytes', 'lower');
+    if (figure.peakRssMb !== null) recordFigure(`${key}.peak_rss_mb`, figure.peakRssMb, 'MB', 'lower');
+    if (figure.healthMs !== null)
+      recordFigure(`${key}.slowest_health_ms`, Math.round(figure.healthMs), 'ms', 'lower');
+  }
   const jobs = figures.filter((f) => f.how === 'job');
   if (jobs.length) {
     console.log(`\nJobs (the inline limit is ${DOCUMENT_INLINE_LIMIT.toLocaleString('en')}):`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type DatabaseHandle } from '../server/db/client';
 import { auditLog } from '../server/db/schema';
+import { ratio, recordFigure } from './benchRecord';
 
 /**
  * What a durable commit costs the embedded database (docs/performance.md, Durability): the same audited
@@ -105,6 +106,14 @@ export async function benchDurability() {
             .padStart(8)}`,
         );
       }
+      // fsync off is the anchor, interleaved with the durable commit: what durability costs, as a ratio.
+      const [off, durable] = (['fsync off', 'durable'] as Mode[]).map((mode) => {
+        const sorted = [...samples[`${mode}|${clients}`].latencies].sort((a, b) => a - b);
+        return [percentile(sorted, 0.5), percentile(sorted, 0.95)];
+      });
+      const key = `durability.c${clients}.durable_over_fsync_off`;
+      recordFigure(`${key}_median`, ratio(durable[0], off[0]), 'ratio', 'lower');
+      recordFigure(`${key}_p95`, ratio(durable[1], off[1]), 'ratio', 'lower');
     }
   } finally {
     for (const database of Object.values(databases)) await database.close();

@@ -33,8 +33,10 @@ import {
   seededPostgres,
   signIn,
   startServer,
+  TOTAL,
   type BesidePortal,
 } from './bench-candidates';
+import { figureKey, ratio, recordFigure } from './benchRecord';
 
 interface Timing {
   median: number;
@@ -353,9 +355,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
 /** The candidate list pages beside their own statements through pg, on the candidates part's portal. */
 export const listBesideSql: BesidePortal = async ({ url, databaseUrl, tokens }) => {
   const cases = await casesOf(databaseUrl, tokens);
-  printPairs(
-    await endpointVsSql(url, databaseUrl, cases, { samples: Number(process.env.BENCH_SAMPLES ?? 200) }),
-  );
+  const pairs = await endpointVsSql(url, databaseUrl, cases, {
+    samples: Number(process.env.BENCH_SAMPLES ?? 200),
+  });
+  printPairs(pairs);
+  // Its raw SQL, interleaved, is the anchor (item 4's figure, HTTP over SQL as the candidates part's).
+  for (const p of pairs) {
+    const key = `candidates.postgres.n${TOTAL}.endpoint.${figureKey(p.label)}`;
+    recordFigure(`${key}.http_over_sql_median`, ratio(p.http.median, p.raw.median), 'ratio', 'lower');
+  }
   closeClient();
 };
 

@@ -55,7 +55,7 @@ import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';
-import { recordFigure } from './benchRecord';
+import { ratio as ratioOf, recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -810,9 +810,9 @@ function printBeside(login: Visit, anchor: Visit) {
     `| usable (React owns the form: a submit runs), s | ${seconds(login.ms)} | ${seconds(anchor.ms)} | ${ratio(login.ms, anchor.ms)} |`,
   );
   // Ratios to the anchor of the same run: they take out the machine's load, which moves both.
-  recordFigure('firstload.login_cold.bytes_over_anchor', loaded[0] / loaded[1], 'x', 'lower');
+  recordFigure('firstload.login_cold.bytes_over_anchor', ratioOf(loaded[0], loaded[1]), 'ratio', 'lower');
   if (login.ms && anchor.ms)
-    recordFigure('firstload.login_cold.usable_over_anchor', login.ms / anchor.ms, 'x', 'lower');
+    recordFigure('firstload.login_cold.usable_over_anchor', ratioOf(login.ms, anchor.ms), 'ratio', 'lower');
 }
 
 function printReport(visits: Visit[], distDir: string) {
@@ -957,7 +957,7 @@ function printSignedIn(results: { name: string; visits: Visit[] }[]) {
     if (visit.ms !== null)
       recordFigure(
         `firstload.signed_in_cold.${page.who.replace(/ /g, '_')}.usable_ms`,
-        visit.ms,
+        Math.round(visit.ms),
         'ms',
         'lower',
       );

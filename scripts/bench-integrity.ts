@@ -17,7 +17,8 @@ import { openDatabase, type DatabaseTarget } from '../server/db/client';
 import { checkPending, scanAll } from '../server/integrity/finder';
 import { hashOfThumb, thumbOfGreys, THUMB_SIDE } from '../server/integrity/photoHash';
 import { random, type Random } from '../server/demo/random';
-import { onEachDatabase, rawSql, seedDatabase } from './bench-candidates';
+import { TOTAL, databaseKey, onEachDatabase, rawSql, seedDatabase } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 const RE_USED = 100;
 const SCANS = 3;
@@ -161,6 +162,10 @@ export async function benchIntegrity(): Promise<void> {
   console.log('|---|---:|---:|---:|---:|');
   for (const row of rows) {
     const flag = median(row.scans) < AIM_MS ? '' : ` (aim ${AIM_MS / 1000} s missed)`;
+    // No anchor: the full run and one check are absolute (the load stored beside them).
+    const key = `integrity.${databaseKey(row.label)}.n${TOTAL}`;
+    recordFigure(`${key}.full_run_s`, Number((median(row.scans) / 1000).toFixed(2)), 's', 'lower');
+    recordFigure(`${key}.one_check_ms`, Math.round(row.check), 'ms', 'lower');
     console.log(
       `| ${row.label} | ${row.found.candidates.toLocaleString('en')} (${row.photos.toLocaleString('en')}) | ${(median(row.scans) / 1000).toFixed(2)} s${flag} | ${row.check.toFixed(0)} ms | ${row.found.pairs} (${row.photoPairs}) |`,
     );

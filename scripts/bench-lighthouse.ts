@@ -34,7 +34,7 @@ import { HOME_PATH, LOGIN_PATH, PRINT_DOCUMENT_PREFIX } from '../contract/paths'
 import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { ADMIN, SCHOOL_ADMIN, signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';
-import { recordFigure } from './benchRecord';
+import { ratio, recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -326,7 +326,10 @@ function record(pages: Page[], results: Map<Page, Run[]>) {
       if (anchorScore > 0)
         recordFigure(
           `${key}.performance_vs_anchor_login`,
-          Number((of(runs, (r) => r.scores.performance) / anchorScore).toFixed(3)),
+          ratio(
+            of(runs, (r) => r.scores.performance),
+            anchorScore,
+          ),
           'ratio',
           'higher',
         );
@@ -335,7 +338,10 @@ function record(pages: Page[], results: Map<Page, Run[]>) {
         if (anchorMs > 0)
           recordFigure(
             `${key}.${metric}_vs_anchor_login`,
-            Number((of(runs, (r) => r.metrics[metric]) / anchorMs).toFixed(3)),
+            ratio(
+              of(runs, (r) => r.metrics[metric]),
+              anchorMs,
+            ),
             'ratio',
             'lower',
           );

@@ -3,7 +3,8 @@ import type { PayableFees, PaymentRow, UnpaidCandidate } from '../contract/payme
 import { randomBytes } from 'node:crypto';
 import { PAYMENT_ENDPOINTS } from '../contract/payments.endpoints';
 import { SANDBOX_PREFIX, signBody } from '../server/payments/provider';
-import { onEachDatabase, signIn, startServer } from './bench-candidates';
+import { databaseKey, onEachDatabase, signIn, startServer } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 /**
  * The provider's webhook under a burst, on a real `npm start` with the living demo (PGlite, then
@@ -111,6 +112,13 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     }
     const allCredited = performance.now() - sent;
     const replay = await burst(server.url, references);
+    // No anchor: the answers' p95 and the queue's time are absolute (the load is stored beside them).
+    const key = `payments.${databaseKey(label)}.n${size}`;
+    recordFigure(`${key}.answer_p95_ms`, Number(percentile(first, 95).toFixed(1)), 'ms', 'lower');
+    if (credited === size)
+      recordFigure(`${key}.all_credited_s`, Number((allCredited / 1000).toFixed(2)), 's', 'lower');
+    recordFigure(`${key}.not_credited`, size - credited, 'deliveries', 'lower');
+    recordFigure(`${key}.replay_p95_ms`, Number(percentile(replay, 95).toFixed(1)), 'ms', 'lower');
     return `| ${label} | ${size} | ${ms(percentile(first, 50))} / **${ms(percentile(first, 95))}** | ${credited === size ? `${(allCredited / 1000).toFixed(1)} s` : `${credited} of ${size} in 120 s`} | ${ms(percentile(replay, 50))} / **${ms(percentile(replay, 95))}** |`;
   } finally {
     await server.stop();

@@ -13,6 +13,7 @@ import { resultRowsInProcess } from '../server/scores/computeInProcess';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import {
   createBenchDatabase,
+  databaseKey,
   rawSql,
   seedDatabase,
   signIn,
@@ -21,6 +22,7 @@ import {
 } from './bench-candidates';
 import { json, ms, percentile } from './bench-payments';
 import { oneStatement, resultsHash } from './bench-results-sql';
+import { ratio, recordFigure } from './benchRecord';
 
 /**
  * Score entry's figures (docs/performance.md):
@@ -161,8 +163,7 @@ async function rowSaves(
     const raw = await rawSql(target);
     try {
       const { timings, rawTimings } = await httpSaves(env, dataDir, port, raw);
-      const ratio = percentile(rawTimings, 50) / percentile(timings, 50);
-      return `| ${label} (interleaved) | ${SAVES} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** | ${ms(percentile(rawTimings, 50))} / ${ms(percentile(rawTimings, 95))} | ${ratio.toFixed(2)}x |`;
+      return saveLine(`${label} (interleaved)`, timings, rawTimings);
     } finally {
       await raw.close();
     }
@@ -179,7 +180,16 @@ async function rowSaves(
     await raw.close();
     await handle.close();
   }
-  return `| ${label} (one after the other) | ${SAVES} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** | ${ms(percentile(rawTimings, 50))} / ${ms(percentile(rawTimings, 95))} | ${(percentile(rawTimings, 50) / percentile(timings, 50)).toFixed(2)}x |`;
+  return saveLine(`${label} (one after the other)`, timings, rawTimings);
+}
+
+/** A line of the row saves' table, its figures recorded: the save over HTTP over its raw SQL's. */
+function saveLine(label: string, timings: number[], rawTimings: number[]) {
+  const [http, raw] = [timings, rawTimings].map((t) => [percentile(t, 50), percentile(t, 95)]);
+  const key = `scores.${databaseKey(label.replace(/ \(.*\)$/, ''))}.row_save`;
+  recordFigure(`${key}.http_over_sql_median`, ratio(http[0], raw[0]), 'ratio', 'lower');
+  recordFigure(`${key}.http_over_sql_p95`, ratio(http[1], raw[1]), 'ratio', 'lower');
+  return `| ${label} | ${SAVES} | ${ms(http[0])} / **${ms(http[1])}** | ${ms(raw[0])} / ${ms(raw[1])} | ${(raw[0] / http[0]).toFixed(2)}x |`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -301,6 +311,9 @@ const median = (xs: number[]) => percentile(xs, 50);
 /** A line of the results table. */
 function computeLine(label: string, c: Awaited<ReturnType<typeof computeAll>>) {
   const [p, o] = [median(c.portal), median(c.one)];
+  // The one statement written by hand is the anchor, run interleaved with the portal's computation.
+  const key = `scores.${databaseKey(label)}.n${CANDIDATES}.results`;
+  recordFigure(`${key}.portal_over_one_statement`, ratio(p, o), 'ratio', 'lower');
   return `| ${label} | ${c.rows.toLocaleString('en')} | **${p.toFixed(2)} s** | ${o.toFixed(2)} s | **${(p / o).toFixed(2)}x** | ${c.portal.map((x) => x.toFixed(2)).join(', ')} / ${c.one.map((x) => x.toFixed(2)).join(', ')} | ${c.before === null ? '-' : `${c.before.toFixed(1)} s`} | \`${c.hash.slice(0, 12)}\` |`;
 }
 
@@ -382,6 +395,13 @@ export async function benchScores({ port }: { port: number }) {
           const token = await signIn(server.url, bigDir, seeded.markerEmail);
           for (const throttle of [1, 4]) {
             const keys = await keystrokes(server.url, token, computed.sheet, throttle);
+            // No anchor: keystroke to paint is absolute, read with the load beside it.
+            recordFigure(
+              `scores.keystroke.n${CANDIDATES}.cpu_${throttle}x.p95_ms`,
+              Number(keys.p95.toFixed(1)),
+              'ms',
+              'lower',
+            );
             keyLines.push(
               `| ${throttle === 1 ? 'desk (no throttling)' : 'CPU 4x slower'} | ${keys.rows} | ${KEYS} | ${ms(keys.p50)} / **${ms(keys.p95)}** |`,
             );

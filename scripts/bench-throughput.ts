@@ -35,6 +35,7 @@ import {
   startServer,
   type Running,
 } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback)
@@ -289,6 +290,25 @@ interface Row {
   cpu: Cpu | null;
 }
 
+/**
+ * Requests a second and the CPU a request costs, recorded (benchRecord) for one load: the run has no
+ * anchor, so both are absolute, read with the load stored beside them. Only the default setting (one
+ * process, the pool of 10) is recorded on PostgreSQL: on two cores the other columns move about as much
+ * as two runs of one setting do.
+ */
+function recordThroughput(
+  database: string,
+  load: Load,
+  connections: number,
+  result: Result,
+  cpuMs: number | null,
+) {
+  const key = `throughput.${database}.n${TOTAL}.${load.as}.c${connections}`;
+  recordFigure(`${key}.req_per_s`, Math.round(result.requests / result.seconds), 'req/s', 'higher');
+  recordFigure(`${key}.errors`, result.errors, 'errors', 'lower');
+  if (cpuMs !== null) recordFigure(`${key}.cpu_ms_per_request`, Number(cpuMs.toFixed(2)), 'ms', 'lower');
+}
+
 export async function benchThroughput({ port }: { port: number }): Promise<void> {
   await postgresThroughput(port);
   await pgliteThroughput(port);
@@ -358,6 +378,8 @@ async function postgresThroughput(port: number): Promise<void> {
               const cpu = await measured(result.requests);
               const held = (await serverBackends(monitor, database.name)).length;
               rows.push({ processes, pool, load: load.label, connections, result, held, cpu });
+              if (processes === 1 && pool === 10)
+                recordThroughput('postgres', load, connections, result, cpu && cpu.portal + cpu.postgres);
               console.log(
                 `    ${load.label}, ${connections} connections: ${(result.requests / result.seconds).toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms${result.errors ? `, ${result.errors} errors` : ''}; PostgreSQL connections held: ${held}${cpu ? `; CPU a request: portal ${cpu.portal.toFixed(2)} ms, PostgreSQL ${cpu.postgres.toFixed(2)} ms; other CPU: ${cpu.otherCores.toFixed(2)} cores` : ''}`,
               );
@@ -445,6 +467,7 @@ async function pgliteThroughput(port: number): Promise<void> {
           const started = processCpu(server.pid);
           const result = await run([port], tokens[load.as], load.paths, connections, SECONDS);
           const cpu = ((processCpu(server.pid) - started) * 1000) / Math.max(1, result.requests);
+          recordThroughput('pglite', load, connections, result, result.requests ? cpu : null);
           console.log(
             `| ${load.label} | ${connections} | ${(result.requests / result.seconds).toFixed(0)} req/s, ${result.p50.toFixed(1)} / ${result.p99.toFixed(1)} ms${result.errors ? ` (${result.errors} errors)` : ''}; CPU ${cpu.toFixed(2)} ms a request |`,
           );

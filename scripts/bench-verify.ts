@@ -3,7 +3,8 @@ import { fillPath } from '../contract/endpoint';
 import type { PayableFees, UnpaidCandidate } from '../contract/payments';
 import { PAYMENT_ENDPOINTS } from '../contract/payments.endpoints';
 import { SANDBOX_PREFIX } from '../server/payments/provider';
-import { onEachDatabase, signIn, startServer } from './bench-candidates';
+import { databaseKey, onEachDatabase, signIn, startServer } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 import { json, ms, percentile } from './bench-payments';
 
 /**
@@ -98,6 +99,12 @@ async function run(label: string, env: Record<string, string>, dataDir: string, 
     );
     agents.forEach((agent) => agent.destroy());
     const failed = [...errors.values()].reduce((sum, n) => sum + n, 0);
+    // No anchor: verifies a second and the p95 are absolute (the load is stored beside them); any error
+    // is a regression from none.
+    const key = `verify.${databaseKey(label)}.c${CLIENTS}`;
+    recordFigure(`${key}.per_s`, Number((timings.length / SECONDS).toFixed(1)), 'verifies/s', 'higher');
+    recordFigure(`${key}.p95_ms`, Number(percentile(timings, 95).toFixed(1)), 'ms', 'lower');
+    recordFigure(`${key}.errors`, failed, 'errors', 'lower');
     const said = failed ? ` (${[...errors].map(([status, n]) => `${n} × ${status}`).join(', ')})` : '';
     return `| ${label} | ${CLIENTS} | ${SECONDS} s | ${timings.length} (${(timings.length / SECONDS).toFixed(1)}/s) | **${failed}**${said} | ${ms(percentile(timings, 50))} / **${ms(percentile(timings, 95))}** / ${ms(percentile(timings, 99))} |`;
   } finally {

@@ -40,11 +40,15 @@
  *     scores, FCP, LCP, TBT, CLS, bytes and the top opportunities (scripts/bench-lighthouse.ts;
  *     BENCH_LIGHTHOUSE_RUNS rounds, default 3).
  * Benchmarks, not tests: they print numbers and never fail on them. Every loop is bounded in count and
- * time, and every request goes to the loopback address. The parts that record figures (scripts/benchRecord.ts)
- * have them compared, at the end, with the last committed docs/bench/figures.json: a figure that moved more
- * than 20 % the wrong way is printed in a loud REGRESSION block, and the file is rewritten merged by key.
+ * time, and every request goes to the loopback address. Every part records its headline figures
+ * (scripts/benchRecord.ts); after each part they are compared with the last committed
+ * docs/bench/figures.json: a figure that moved more than 20 % the wrong way is printed in a loud
+ * REGRESSION block (all of them again at the end), and the file is rewritten merged by key
+ * (BENCH_FIGURES_FILE writes another file instead: a quick run at small sizes).
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse runs one part (start is parts 1 and 2); BENCH_CANDIDATES,
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse
+ * runs one part, or several given with commas (BENCH_ONLY=pdf,chain; start is parts 1 and 2); each part
+ * prints how long it took and the load average before and after, and the end a table of them. BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
  * server (default: the local one); CHROMIUM_PATH the browser of the fourth (default /usr/bin/chromium).
  */
@@ -69,7 +73,7 @@ import { benchLighthouse } from './bench-lighthouse';
 import { benchFirstLoad } from './bench-firstload';
 import { benchThroughput } from './bench-throughput';
 import { benchVerify } from './bench-verify';
-import { recordFigure, saveRecordedFigures } from './benchRecord';
+import { printRegressions, recordFigure, saveRecordedFigures, type Regression } from './benchRecord';
 import { freePort, portFromEnv } from './ports';
 
 /** BENCH_PORT, or a free port chosen at run time; each part's portal takes the next ones (free too, unless BENCH_PORT says). */
@@ -160,47 +164,76 @@ function candidateFormChunk(js: ReturnType<typeof firstLoadJs>) {
 /** The port of part `n`: BENCH_PORT + n when BENCH_PORT was given, else another free one. */
 const partPort = (n: number) => (BENCH_PORT_GIVEN ? Promise.resolve(PORT + n) : freePort());
 
+/** The parts in the order they run; BENCH_ONLY chooses some of them (start is parts 1 and 2). */
+const PARTS: Record<string, () => Promise<unknown>> = {
+  start: () => benchStart(),
+  candidates: async () => benchCandidates({ port: await partPort(1), besidePostgres: listBesideSql }),
+  firstload: async () => benchFirstLoad({ port: await partPort(2) }),
+  throughput: async () => benchThroughput({ port: await partPort(3) }),
+  bulk: async () => benchBulk({ port: await partPort(4) }),
+  payments: async () => benchPayments({ port: await partPort(5) }),
+  scores: async () => benchScores({ port: await partPort(6) }),
+  durability: () => benchDurability(),
+  verify: async () => benchVerify({ port: await partPort(7) }),
+  pdf: () => benchPdf(),
+  documents: async () => benchDocuments({ port: await partPort(8) }),
+  dashboard: async () => benchDashboard({ port: await partPort(9) }),
+  audit: async () => benchAudit({ port: await partPort(10) }),
+  chain: () => benchAuditChain(),
+  integrity: () => benchIntegrity(),
+  lighthouse: async () => benchLighthouse({ port: await partPort(11), anchorPort: await partPort(12) }),
+};
+
+/** BENCH_ONLY's comma-separated parts (every part when it is unset), in the bench's own order. */
+function chosenParts(): string[] {
+  const names = Object.keys(PARTS);
+  const asked = ONLY.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = asked.filter((name) => !names.includes(name));
+  if (unknown.length)
+    throw new Error(`BENCH_ONLY: no part ${unknown.join(', ')}; the parts are ${names.join(', ')}`);
+  return asked.length ? names.filter((name) => asked.includes(name)) : names;
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
 async function main() {
   console.log(
     `Machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
-  const parts = [
-    'start',
-    'candidates',
-    'firstload',
-    'throughput',
-    'bulk',
-    'payments',
-    'scores',
-    'durability',
-    'verify',
-    'pdf',
-    'documents',
-    'dashboard',
-    'audit',
-    'chain',
-    'integrity',
-    'lighthouse',
-  ];
-  if (ONLY && !parts.includes(ONLY)) throw new Error(`BENCH_ONLY must be one of ${parts.join(', ')}`);
-  if (!ONLY || ONLY === 'start') await benchStart();
-  if (!ONLY || ONLY === 'candidates')
-    await benchCandidates({ port: await partPort(1), besidePostgres: listBesideSql });
-  if (!ONLY || ONLY === 'firstload') await benchFirstLoad({ port: await partPort(2) });
-  if (!ONLY || ONLY === 'throughput') await benchThroughput({ port: await partPort(3) });
-  if (!ONLY || ONLY === 'bulk') await benchBulk({ port: await partPort(4) });
-  if (!ONLY || ONLY === 'payments') await benchPayments({ port: await partPort(5) });
-  if (!ONLY || ONLY === 'scores') await benchScores({ port: await partPort(6) });
-  if (!ONLY || ONLY === 'durability') await benchDurability();
-  if (!ONLY || ONLY === 'verify') await benchVerify({ port: await partPort(7) });
-  if (!ONLY || ONLY === 'pdf') await benchPdf();
-  if (!ONLY || ONLY === 'documents') await benchDocuments({ port: await partPort(8) });
-  if (!ONLY || ONLY === 'dashboard') await benchDashboard({ port: await partPort(9) });
-  if (!ONLY || ONLY === 'audit') await benchAudit({ port: await partPort(10) });
-  if (!ONLY || ONLY === 'chain') await benchAuditChain();
-  if (!ONLY || ONLY === 'integrity') await benchIntegrity();
-  if (!ONLY || ONLY === 'lighthouse')
-    await benchLighthouse({ port: await partPort(11), anchorPort: await partPort(12) });
+  const times: string[] = [];
+  const found: Regression[] = [];
+  try {
+    for (const name of chosenParts()) {
+      const load = loadAverage();
+      const started = performance.now();
+      console.log(`\n=== Part ${name} (load average ${load}) ===`);
+      let outcome = 'done';
+      try {
+        await PARTS[name]();
+      } catch (error) {
+        outcome = 'FAILED';
+        throw error;
+      } finally {
+        const took = `${((performance.now() - started) / 60_000).toFixed(1)} min`;
+        console.log(`\n=== Part ${name}: ${outcome} in ${took} (load average ${loadAverage()}) ===`);
+        times.push(`| ${name} | ${outcome} | ${took} | ${load} | ${loadAverage()} |`);
+        // What the part recorded, compared and written now, even when it failed halfway.
+        found.push(...saveRecordedFigures());
+      }
+    }
+  } finally {
+    // How long each part took, the whole bench's time part by part (also when a part failed).
+    console.log('\n| part | outcome | time | load average before | load average after |');
+    console.log('|---|---|--:|---|---|');
+    for (const line of times) console.log(line);
+    if (times.length > 1) printRegressions(found, 'figure of this run');
+  }
 }
 
 async function benchStart() {
@@ -246,10 +279,7 @@ async function benchStart() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main()
-  // What the parts that ran recorded, even when a later part failed.
-  .finally(() => saveRecordedFigures())
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

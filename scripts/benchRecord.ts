@@ -2,8 +2,8 @@
  * The bench's figures, kept machine-readable so the next run can see a regression (issue 28, item 7).
  *
  * A bench part records a named figure beside its printed table (`recordFigure`), with the direction
- * that is better and its unit. At the end of `npm run bench`, scripts/bench.ts calls `saveRecordedFigures`:
- * it compares each recorded figure against the last committed run (docs/bench/figures.json as git's HEAD
+ * that is better and its unit. After each part of `npm run bench`, scripts/bench.ts calls `saveRecordedFigures`:
+ * it compares each figure recorded since the last save against the last committed run (docs/bench/figures.json as git's HEAD
  * has it; the file on disk when git has none), prints a loud REGRESSION block for each figure that moved
  * more than 20 % the wrong way, and writes the file merged by key, so running one part updates only its
  * own figures. It prints and never fails the process: benchmarks do not fail on their figures.
@@ -11,7 +11,9 @@
  * Absolute times move with the machine's load, so a part records a ratio to its anchor where one runs
  * beside it in the same run (ours / the anchor: the raw SQL, the one-form React login), and absolute
  * figures only where the machine does not move them (bytes, scores of a11y and best practices) or no
- * anchor exists (docs/decisions.md, "Bench figures and the regression check").
+ * anchor exists (docs/decisions.md, "Bench figures and the regression check"). A figure measured at a
+ * size the run may change (candidates, entries, a PDF's count, connections) carries that size in its key
+ * (`n100000`, `c50`), so a quick run at small sizes is never compared with a full one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,10 +67,19 @@ export function recordFigure(key: string, value: number, unit: string, better: B
 }
 
 /**
+ * Ours over the anchor measured beside it in the same run, to three decimals (NaN, which is not
+ * recorded, when the anchor is not above zero): the one way a part turns a pair of times into a figure.
+ */
+export const ratio = (ours: number, anchor: number) =>
+  anchor > 0 ? Number((ours / anchor).toFixed(3)) : Number.NaN;
+
+/**
  * How far `now` moved the wrong way from `was`, as a fraction of `was` (0 when it moved the right way
- * or not at all; null when `was` is not above zero, so no fraction can be taken).
+ * or not at all). From a `was` of 0 no fraction can be taken: a lower-is-better figure (errors, say)
+ * that left 0 moved infinitely far the wrong way; otherwise, and below 0, null (not compared).
  */
 export function wrongWay(was: number, now: number, better: Better): number | null {
+  if (was === 0 && better === 'lower') return now > 0 ? Number.POSITIVE_INFINITY : 0;
   if (!(was > 0)) return null;
   const change = (now - was) / was;
   return Math.max(0, better === 'lower' ? change : -change);
@@ -93,7 +104,8 @@ export function regressions(
 }
 
 export function regressionMessage(r: Regression): string {
-  return `REGRESSION: ${r.key} moved ${Math.round(r.worse * 100)} % the wrong way (was ${r.was} ${r.unit}, now ${r.now} ${r.unit})`;
+  const moved = Number.isFinite(r.worse) ? `${Math.round(r.worse * 100)} %` : 'off 0';
+  return `REGRESSION: ${r.key} moved ${moved} the wrong way (was ${r.was} ${r.unit}, now ${r.now} ${r.unit})`;
 }
 
 function parse(text: string | null): Figures {
@@ -120,26 +132,36 @@ function committedFigures(file: string): Figures {
   }
 }
 
+/** The loud block of regression lines, or the one line saying there were none. */
+export function printRegressions(found: Regression[], what = 'recorded figure'): void {
+  if (!found.length) {
+    console.log(`\nNo ${what} moved more than ${REGRESSION_THRESHOLD * 100} % the wrong way.`);
+    return;
+  }
+  const rule = '!'.repeat(100);
+  console.log(`\n${rule}`);
+  for (const r of found) console.log(regressionMessage(r));
+  console.log(
+    `(against the last committed ${FIGURES_FILE}; more than ${REGRESSION_THRESHOLD * 100} % the wrong way)`,
+  );
+  console.log(rule);
+}
+
 /**
- * Compares this run's recorded figures with the last committed run, prints the regressions loudly, and
- * writes the file merged by key (the figures this run did not measure stay as they were). Returns the
- * regressions.
+ * Compares the figures recorded since the last save with the last committed run, prints the regressions
+ * loudly, writes the file merged by key (the figures this run did not measure stay as they were) and
+ * forgets them. scripts/bench.ts saves after each part, so a part's regressions print beside its tables
+ * and a bench stopped halfway keeps the figures of the parts that ended. BENCH_FIGURES_FILE writes them
+ * to another file (a quick run at small sizes, which must not touch the committed one); they are still
+ * compared with the committed run. Returns the regressions.
  */
-export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regression[] {
+export function saveRecordedFigures(
+  file = path.resolve(root, process.env.BENCH_FIGURES_FILE || FIGURES_FILE),
+): Regression[] {
   const keys = Object.keys(recorded);
   if (!keys.length) return [];
   const found = regressions(committedFigures(file), recorded);
-  if (found.length) {
-    const rule = '!'.repeat(100);
-    console.log(`\n${rule}`);
-    for (const r of found) console.log(regressionMessage(r));
-    console.log(
-      `(against the last committed ${FIGURES_FILE}; more than ${REGRESSION_THRESHOLD * 100} % the wrong way)`,
-    );
-    console.log(rule);
-  } else {
-    console.log(`\nNo recorded figure moved more than ${REGRESSION_THRESHOLD * 100} % the wrong way.`);
-  }
+  printRegressions(found);
   const merged = { ...parse(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null), ...recorded };
   const sorted = Object.fromEntries(
     Object.keys(merged)
@@ -151,6 +173,7 @@ export function saveRecordedFigures(file = path.join(root, FIGURES_FILE)): Regre
   console.log(
     `${keys.length} figure${keys.length === 1 ? '' : 's'} written to ${path.relative(root, file)}.`,
   );
+  for (const key of keys) delete recorded[key];
   return found;
 }
 

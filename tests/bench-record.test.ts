@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { regressionMessage, regressions, wrongWay, type Better, type Figures } from '../scripts/benchRecord';
+import {
+  ratio,
+  regressionMessage,
+  regressions,
+  wrongWay,
+  type Better,
+  type Figures,
+} from '../scripts/benchRecord';
 
 /**
  * The bench's regression check (scripts/benchRecord.ts, issue 28 item 7): a figure that moved more than
@@ -21,7 +28,30 @@ describe('the bench regression check', () => {
     expect(wrongWay(100, 75, 'lower')).toBe(0);
     expect(wrongWay(100, 75, 'higher')).toBeCloseTo(0.25);
     expect(wrongWay(100, 125, 'higher')).toBe(0);
-    expect(wrongWay(0, 5, 'lower')).toBeNull();
+    expect(wrongWay(-1, 5, 'lower')).toBeNull();
+    expect(wrongWay(0, 5, 'higher')).toBeNull();
+  });
+
+  it('reports a lower-is-better figure that left 0 (errors that appeared), and not one that stayed there', () => {
+    expect(wrongWay(0, 0, 'lower')).toBe(0);
+    const previous: Figures = {
+      'a.errors': figure(0, 'lower', 'errors'),
+      'b.errors': figure(0, 'lower', 'errors'),
+    };
+    const current: Figures = {
+      'a.errors': figure(3, 'lower', 'errors'),
+      'b.errors': figure(0, 'lower', 'errors'),
+    };
+    const found = regressions(previous, current);
+    expect(found.map((r) => r.key)).toEqual(['a.errors']);
+    expect(regressionMessage(found[0])).toBe(
+      'REGRESSION: a.errors moved off 0 the wrong way (was 0 errors, now 3 errors)',
+    );
+  });
+
+  it('turns a pair of times into a ratio to three decimals, and none over an anchor of 0', () => {
+    expect(ratio(7.6, 1.4)).toBe(5.429);
+    expect(ratio(1, 0)).toBeNaN();
   });
 
   it('reports a lower-is-better figure that grew more than 20 %, and not one that shrank', () => {
