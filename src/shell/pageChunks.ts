@@ -45,18 +45,25 @@ export const scoresChunk = () => import('../pages/scores/ScorePage');
  * Score Entry (the board's) asks at once for its diet filter's choices and its course headers, beside its
  * chunk: its sheets wait for the diet, and the sheets' table for the course headers.
  */
-export function scoreEntryChunk() {
+function scoreEntryData() {
   prefetchDietChoices('admin');
   prefetchFormOptions();
+}
+export function scoreEntryChunk() {
+  scoreEntryData();
   return scoresChunk();
 }
 // The candidate area is one chunk (its lists and pages; the form and VineJS are a chunk of their own).
 export const candidatesChunk = () => import('../pages/candidates/CandidateFormPage');
-/** The index form asks at once for its own chunk (VineJS) and its choices, beside the area's chunk. */
-export function indexFormChunk() {
-  prefetchFormChoices();
+/** The index form's own chunk (VineJS), asked for beside the area's. */
+function indexFormChunks() {
   import('../pages/candidates/CandidateForm').catch(() => {}); // Loaded again, and shown, by the page.
   return candidatesChunk();
+}
+/** The index form asks at once for its chunks and its choices. */
+export function indexFormChunk() {
+  prefetchFormChoices();
+  return indexFormChunks();
 }
 const printDocumentChunk = () => import('../pages/PrintDocumentPage');
 
@@ -72,7 +79,7 @@ const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   '/messages': conversationsChunk,
   '/school': schoolsChunk,
   '/courses': coursesChunk,
-  '/candidate/index-a-candidate': indexFormChunk,
+  '/candidate/index-a-candidate': indexFormChunks,
   '/candidate/candidate-search': candidatesChunk,
   '/candidate/edit-candidate': candidatesChunk,
   '/candidate/candidate-indexed': candidatesChunk,
@@ -82,7 +89,7 @@ const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   '/courses/diets': dietsChunk,
   '/candidate/index-a-candidate/bulk': bulkIndexChunk,
   '/payments': paymentsChunk,
-  '/score': scoreEntryChunk,
+  '/score': scoresChunk,
   '/candidate/candidate-registered/results': scoresChunk,
   [CANDIDATE_RECORD_PAGE]: candidatesChunk,
   [BROADCAST_LINKS[0].path]: sendBroadcastChunk,
@@ -95,13 +102,24 @@ const PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + '/');
 
-/** The chunk for a path: its own, or the longest page path it sits under (as findShellPage). */
-function pageChunkFor(path: string): (() => Promise<unknown>) | null {
-  const prefix = Object.keys(PAGE_CHUNKS)
+/** A path's entry in a table of pages: its own, or the longest page path it sits under (as findShellPage). */
+function forPath<T>(table: Record<string, T>, path: string): T | null {
+  const prefix = Object.keys(table)
     .filter((page) => under(path, page))
     .sort((a, b) => b.length - a.length)[0];
-  return prefix ? PAGE_CHUNKS[prefix] : null;
+  return prefix ? table[prefix] : null;
 }
+const pageChunkFor = (path: string) => forPath(PAGE_CHUNKS, path);
+
+/**
+ * The data two pages ask for beside their chunk (their routes' chunk functions above do it too). Apart
+ * from PAGE_CHUNKS: a sign-in's target gets its chunks before there is a session, and a request without
+ * one is a 401, which sends the user back to /login.
+ */
+const PAGE_DATA: Record<string, () => void> = {
+  '/candidate/index-a-candidate': prefetchFormChoices,
+  '/score': scoreEntryData,
+};
 
 /**
  * The chunks a shell page needs: the shell's, its own, and the Dashboard's charts. Asked for when the
@@ -146,6 +164,7 @@ export function preloadPage(path: string, loadShell: () => Promise<unknown>) {
       .catch(() => {});
     return;
   }
+  forPath(PAGE_DATA, path)?.();
   askFirstPaint(path, role, location.search);
   if (path === HOME_PATH && role === 'admin') prefetchResource('dashboard-admin', loadBoardDashboard);
   if (path === HOME_PATH && role === 'school_admin')
@@ -177,5 +196,6 @@ function askFirstPaint(path: string, role: Role, search: string) {
  */
 export function preloadFromShell(path: string, role: Role) {
   void pageChunkFor(path)?.().catch(() => {});
+  forPath(PAGE_DATA, path)?.();
   askFirstPaint(path, role, '');
 }

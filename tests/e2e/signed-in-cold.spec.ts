@@ -219,3 +219,18 @@ test('a page chosen in the sidebar asks for its first page beside its chunk, not
   // Taken once: the page's own first load used the early answer instead of asking again.
   expect(requests.filter((r) => /registered-candidates\?page=1$/.test(r.url()))).toHaveLength(1);
 });
+
+test('a sign-in aimed at Score Entry fetches its chunks before the code, and none of its data', async ({
+  page,
+}) => {
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 401) refused.push(response.url());
+  });
+  // Score Entry's chunk function asks for its diets and course headers too: before the code there is no
+  // session, and a request without one would be a 401 that sends the user back to /login.
+  await signIn(page, 'admin@example.org', '/score');
+  await expect(page).toHaveURL(/\/score$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Score Entry' })).toBeVisible();
+  expect(refused).toEqual([]);
+});
