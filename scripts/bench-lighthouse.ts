@@ -45,6 +45,10 @@ const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
  * recorded in docs/bench/figures.json on such a run.
  */
 const BASELINE_DIST = process.env.BENCH_LIGHTHOUSE_BASELINE_DIST;
+/** A folder each run's whole Lighthouse report (JSON) is written to, to read its trace-based audits. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
+/** Only these pages (their keys, comma-separated), to look at one page closely. */
+const ONLY_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES?.split(',').filter(Boolean);
 /** Building the app and the server and seeding the demo: minutes on a busy shared machine. */
 const START_LIMIT_MS = 600_000;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -168,7 +172,7 @@ async function currentDiet(url: string, token: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------------
 // Lighthouse.
 
-async function audit(url: string, port: number): Promise<Run | string> {
+async function audit(url: string, port: number, reportName: string): Promise<Run | string> {
   const flags: Flags = {
     port,
     output: 'json',
@@ -184,6 +188,10 @@ async function audit(url: string, port: number): Promise<Run | string> {
     return `Lighthouse failed: ${(error as Error).message}`;
   }
   if (lhr.runtimeError) return `Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+  if (REPORTS_DIR) {
+    fs.mkdirSync(REPORTS_DIR, { recursive: true });
+    fs.writeFileSync(path.join(REPORTS_DIR, `${reportName}.json`), JSON.stringify(lhr));
+  }
   const scores = Object.fromEntries(
     CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
   ) as Run['scores'];
@@ -483,6 +491,7 @@ export async function benchLighthouse({
             : [page],
         ),
       );
+    if (ONLY_PAGES) pages.splice(0, pages.length, ...pages.filter((p) => ONLY_PAGES.includes(p.key)));
     browser = await launchChromium(path.join(tmp, 'profile'));
     const results = new Map(pages.map((p) => [p, [] as Run[]]));
     const failures = new Map(pages.map((p) => [p, [] as string[]]));
@@ -492,12 +501,13 @@ export async function benchLighthouse({
         const signedIn = page.portal === 'baseline' ? baselineSessions! : sessions;
         await setSession(browser, base, page.as ? signedIn[page.as] : null);
         const started = performance.now();
-        let run = await audit(base + page.path, browser.port);
+        const reportName = `${page.key}-${round}`;
+        let run = await audit(base + page.path, browser.port, reportName);
         // Lighthouse's own failures (NO_NAVSTART on a loaded machine) get one more try, reported as such.
         if (typeof run === 'string') {
           console.log(`  round ${round}, ${page.label}: ${run}; once more`);
           failures.get(page)!.push(run);
-          run = await audit(base + page.path, browser.port);
+          run = await audit(base + page.path, browser.port, `${reportName}-again`);
         }
         console.log(
           `  round ${round}, ${page.label}: ${
@@ -509,7 +519,7 @@ export async function benchLighthouse({
       }
     }
     report(pages, results, failures);
-    if (!baseline) record(pages, results);
+    if (!baseline && !ONLY_PAGES) record(pages, results);
     console.log(
       `\nLoad average at the end: ${os
         .loadavg()
