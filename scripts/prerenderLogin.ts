@@ -5,10 +5,12 @@ import path from 'node:path';
 import { transform } from 'esbuild';
 import { compile } from 'tailwindcss';
 import { runnerImport, type Plugin } from 'vite';
-import { LOGIN_PATH, SHELL_LESS } from '../contract/paths';
-import { TOKEN_COOKIE } from '../contract/roles';
+import { LOGIN_PATH, PRINT_DOCUMENT_PREFIX, SHELL_LESS } from '../contract/paths';
+import { IMPERSONATION_COOKIE } from '../contract/impersonation';
+import { ROLE_COOKIE, TOKEN_COOKIE } from '../contract/roles';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
 import type { renderLogin } from '../src/prerender';
+import type { COLD_READS } from '../src/shell/coldReads';
 
 /**
  * /login as a page of its own, written at build time (issue 28): `dist/login/index.html`, which the
@@ -30,12 +32,14 @@ import type { renderLogin } from '../src/prerender';
 export function prerenderLogin(): Plugin {
   let root = '';
   let outDir = '';
+  let apiUrl = '';
   return {
     name: 'portal:prerender-login',
     apply: 'build',
     configResolved(config) {
       root = config.root;
       outDir = path.resolve(config.root, config.build.outDir);
+      apiUrl = String(config.env.VITE_API_URL ?? '');
     },
     async writeBundle(_options, bundle) {
       const indexFile = path.join(outDir, 'index.html');
@@ -65,8 +69,8 @@ export function prerenderLogin(): Plugin {
       const vine = chunks.find((c) => c.moduleIds.some((id) => id.endsWith('/contract/formValidator.ts')));
       if (!vine) throw new Error('prerender-login: the chunk of contract/formValidator.ts is missing');
       const later = `    <meta name="portal-prefetch" content="/${vine.fileName}">\n`;
-      const boot = writeShellPreload(
-        outDir,
+      const boot = await writeShellPreload(
+        { root, outDir, apiUrl },
         chunks,
         (file) => files.has(file) || index.includes(`/${file}"`),
       );
@@ -109,35 +113,83 @@ export function prerenderLogin(): Plugin {
   };
 }
 
+type Chunk = { fileName: string; imports: string[]; moduleIds: string[]; facadeModuleId: string | null };
+
 /**
- * A signed-in page of the shell opened cold asks for the shell's chunk only once the entry has run
- * (src/main.tsx → src/shell/pageChunks.ts): on slow 3G the entry alone takes some three seconds. This
- * small script, named by every page's HTML but /login's, runs as soon as it arrives and, with a session
- * cookie and a shell page's path, preloads the shell's chunk and what it imports beside the entry. The
- * public pages (/verify on a phone, the print pages) fetch nothing more. Returns the file's name.
+ * A signed-in page opened cold (a bookmark, a reload) asks for its chunks and its first reads only once
+ * the entry has run (src/main.tsx): on slow 3G the entry alone takes some three seconds, and the reads
+ * then waited for the session's profile. This small script, named by every page's HTML but /login's,
+ * runs as soon as it arrives and, with a session cookie, preloads the shell's chunk and the page's own
+ * (by src/shell/pageTable.ts's table, the longest page path the address sits under, as the app finds
+ * it) or a print page's, and asks for the page's first reads (src/shell/coldReads.ts) with the token,
+ * leaving the answers in `__coldReads` for the API client (src/api/coldAnswers.ts). An impersonation
+ * gets the chunks only (its page knows whom it shows). The public pages (/verify on a phone,
+ * /statecharts) fetch nothing more. Returns the file's name.
  */
-function writeShellPreload(
-  outDir: string,
-  chunks: { fileName: string; imports: string[]; moduleIds: string[] }[],
+async function writeShellPreload(
+  at: { root: string; outDir: string; apiUrl: string },
+  chunks: Chunk[],
   preloaded: (file: string) => boolean,
-): string {
-  const shell = chunks.find((c) => c.moduleIds.some((id) => id.endsWith('/src/shell/Shell.tsx')));
-  if (!shell) throw new Error('prerender-login: the chunk of src/shell/Shell.tsx is missing');
-  const files = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file) || preloaded(file)) return;
-    files.add(file);
-    chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
+): Promise<string> {
+  const chunkOf = (id: string) => {
+    const chunk = chunks.find((c) => c.facadeModuleId === path.join(at.root, id));
+    if (!chunk) throw new Error(`prerender-login: the chunk of ${id} is missing`);
+    return chunk.fileName;
   };
-  visit(shell.fileName);
+  /** A chunk and what it imports, less what the HTML preloads already. */
+  const closure = (...starts: string[]) => {
+    const files = new Set<string>();
+    const visit = (file: string) => {
+      if (files.has(file) || preloaded(file)) return;
+      files.add(file);
+      chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
+    };
+    starts.forEach(visit);
+    return [...files].map((file) => `/${file}`);
+  };
+  const run = <T>(file: string) =>
+    runnerImport<T>(path.join(at.root, file), { configFile: false, root: at.root, logLevel: 'error' });
+  const [{ module: table }, { module: reads }] = await Promise.all([
+    run<typeof import('../src/shell/pageTable')>('src/shell/pageTable.ts'),
+    run<{ COLD_READS: typeof COLD_READS }>('src/shell/coldReads.ts'),
+  ]);
+  // A page's chunk function names its modules: read from its source as the module runner wrote it (a
+  // dynamic import becomes `__vite_ssr_dynamic_import__("/src/…")`), following a call of another.
+  const loaders = table as unknown as Record<string, unknown>;
+  const modulesOf = (loader: () => unknown, seen = new Set<unknown>()): string[] => {
+    if (seen.has(loader)) return [];
+    seen.add(loader);
+    const source = String(loader);
+    const own = [...source.matchAll(/__vite_ssr_dynamic_import__\("([^"]+)"\)/g)].map((m) => m[1]);
+    const called = [...source.matchAll(/\b(\w+)\(\)/g)]
+      .map((m) => loaders[m[1]])
+      .filter((f): f is () => unknown => typeof f === 'function');
+    return [...own, ...called.flatMap((f) => modulesOf(f, seen))];
+  };
+  const pages = Object.fromEntries(
+    Object.entries(table.PAGE_CHUNKS).map(([page, loader]) => {
+      const modules = modulesOf(loader);
+      if (modules.length === 0) throw new Error(`prerender-login: no chunk found for ${page}`);
+      return [page, closure(...modules.map(chunkOf))];
+    }),
+  );
+  const shell = closure(chunkOf('/src/shell/Shell.tsx'));
+  const printed = closure(...modulesOf(table.printDocumentChunk).map(chunkOf));
   const { paths: exact, prefixes } = SHELL_LESS;
-  const code = `const p=location.pathname;if(document.cookie.split("; ").some(c=>c.startsWith(${JSON.stringify(
-    `${TOKEN_COOKIE}=`,
-  )}))&&!${JSON.stringify(exact)}.includes(p)&&!${JSON.stringify(prefixes)}.some(x=>p.startsWith(x)))for(const f of ${JSON.stringify(
-    [...files].map((file) => `/${file}`),
-  )})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:f}));\n`;
+  const json = JSON.stringify;
+  // Minified by hand: it is the first script of every signed-in page. c: the cookies; s: a shell page.
+  const code =
+    `const p=location.pathname,c=Object.fromEntries(document.cookie.split("; ").map(x=>{const i=x.indexOf("=");return[x.slice(0,i),decodeURIComponent(x.slice(i+1))]})),t=c[${json(TOKEN_COOKIE)}];` +
+    `if(t){const s=!${json(exact)}.includes(p)&&!${json(prefixes)}.some(x=>p.startsWith(x)),T=${json(pages)},` +
+    `k=Object.keys(T).filter(x=>p===x||p.startsWith(x+"/")).sort((a,b)=>b.length-a.length)[0],` +
+    `f=p.startsWith(${json(PRINT_DOCUMENT_PREFIX)})?${json(printed)}:s?[...${json(shell)},...(k?T[k]:[])]:[];` +
+    `for(const h of f)document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:h}));` +
+    `const r=c[${json(ROLE_COOKIE)}],R=${json(reads.COLD_READS)};` +
+    `if(s&&!c[${json(IMPERSONATION_COOKIE)}]&&R.shell[r]){const a={};` +
+    `for(const q of[...R.shell[r],...(R.pages[p]?.[r]??[])]){const u=${json(at.apiUrl)}+q,g=fetch(u,{headers:{Accept:"application/json",Authorization:"Bearer "+t}});g.catch(()=>{});a[u]=g}` +
+    `globalThis.__coldReads={at:Date.now(),answers:a}}}\n`;
   const name = `assets/shell-preload-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`;
-  fs.writeFileSync(path.join(outDir, name), code);
+  fs.writeFileSync(path.join(at.outDir, name), code);
   return name;
 }
 

@@ -19,7 +19,7 @@ if (
 ) {
   hydrateRoot(container, <Root initial={null} />);
 } else {
-  // Signed in: the page's chunk and the shell's come beside the actors, not after them.
+  // Signed in: the page's chunks and first reads come beside the actors, not after them.
   if (readToken() !== null && location.pathname !== LOGIN_PATH) void preloadPage(location.pathname);
   void loadActors().then((actors) => createRoot(container).render(<Root initial={actors} />));
 }

@@ -16,7 +16,8 @@ import type { ApiFailure, FieldMessages } from '../../contract/envelope';
 import { METHOD_OVERRIDE_FIELD } from '../../contract/profile';
 import type { CandidateFormEvent, SubmitCandidateInput } from '../../machines/candidateForm.machine';
 import type { FormValues } from '../../machines/formDialog.machine';
-import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated, noticeWrite } from './client';
+import { apiUrl } from './apiUrl';
+import { failureFromBody, NETWORK_FAILURE, noticeUnauthenticated, noticeWrite } from './client';
 import { readToken } from './cookies';
 import { FIELDS_NEED_ATTENTION } from './send';
 

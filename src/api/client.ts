@@ -1,6 +1,8 @@
 import { FetchError, ofetch } from 'ofetch';
 import { UNAUTHENTICATED_MESSAGE, type ApiFailure, type Envelope } from '../../contract/envelope';
 import { firstMessage } from '../../contract/envelope';
+import { apiUrl } from './apiUrl';
+import { forgetCold, takeCold } from './coldAnswers';
 import { clearSession, readToken } from './cookies';
 
 /**
@@ -8,7 +10,6 @@ import { clearSession, readToken } from './cookies';
  * bearer token from the token cookie on every request. Failures arrive as ApiFailure; a 401
  * 'Unauthenticated.' also removes the token and tells whoever listens (the session).
  */
-const API_URL = import.meta.env.VITE_API_URL ?? '';
 
 const unauthenticatedListeners = new Set<() => void>();
 
@@ -26,10 +27,13 @@ export function onWrite(listener: () => void): () => void {
 }
 
 /** For the calls made without `call` (the candidate upload, for its progress). */
-export const noticeWrite = () => writeListeners.forEach((listener) => listener());
+export const noticeWrite = () => {
+  forgetCold();
+  writeListeners.forEach((listener) => listener());
+};
 
 const http = ofetch.create({
-  baseURL: API_URL,
+  baseURL: apiUrl(''),
   retry: 0,
   onRequest({ options }) {
     const token = readToken();
@@ -64,16 +68,30 @@ export function noticeUnauthenticated(failure: ApiFailure) {
   }
 }
 
-export const apiUrl = (path: string) => API_URL + path;
-
 /** The sentence a successful answer says, if it says one. */
 export const messageOf = (response: Envelope) =>
   typeof response.message === 'string' ? response.message : undefined;
 
+/** A refusal in an answer the page's first script asked for (src/api/coldAnswers.ts). */
+class ColdRefusal extends Error {
+  constructor(readonly failure: ApiFailure) {
+    super(failure.message);
+  }
+}
+
 function toFailure(error: unknown): ApiFailure {
   if (error instanceof FetchError && error.response)
     return failureFromBody(error.response.status, error.data);
+  if (error instanceof ColdRefusal) return error.failure;
   return NETWORK_FAILURE;
+}
+
+/** An answer asked for before this client had loaded, read as ofetch reads its own. */
+async function readCold<T>(answer: Promise<Response>): Promise<Envelope<T>> {
+  const response = await answer;
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new ColdRefusal(failureFromBody(response.status, body));
+  return body as Envelope<T>;
 }
 
 export async function call<T>(
@@ -87,7 +105,10 @@ export async function call<T>(
 ): Promise<Envelope<T>> {
   try {
     const method = options.method ?? 'GET';
-    const envelope = await http<Envelope<T>>(path, { method, body: options.body });
+    const cold = method === 'GET' ? takeCold(apiUrl(path)) : null;
+    const envelope = cold
+      ? await readCold<T>(cold)
+      : await http<Envelope<T>>(path, { method, body: options.body });
     if (method !== 'GET') noticeWrite();
     return envelope;
   } catch (error) {

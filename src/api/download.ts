@@ -1,4 +1,5 @@
-import { apiUrl, failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
+import { apiUrl } from './apiUrl';
+import { failureFromBody, NETWORK_FAILURE, noticeUnauthenticated } from './client';
 import { readToken } from './cookies';
 
 /**

@@ -2,7 +2,7 @@ import { onWrite } from './client';
 
 /**
  * Answers asked for before the page that shows them has mounted (a signed-in page opened cold, or chosen
- * in the sidebar: src/shell/pageChunks.ts `preloadPage`, `preloadFromShell`), for loads a machine makes
+ * in the sidebar: src/shell/pageChunks.ts `askPageData`, `preloadFromShell`), for loads a machine makes
  * itself (the registration window, a list's first page). The machine's first load of the same key takes
  * the answer, once, if it is fresh; every later load asks the server, as before. Pages that read through
  * Suspense use `prefetchResource` (src/app/resource.tsx) instead.

@@ -18,7 +18,6 @@ import {
   coursesChunk,
   dashboardChunk,
   dietsChunk,
-  indexFormChunk,
   integrityChunk,
   notificationsChunk,
   offendersChunk,
@@ -27,12 +26,12 @@ import {
   resitsChunk,
   schoolBroadcastsChunk,
   schoolsChunk,
-  scoreEntryChunk,
   scoresChunk,
   sendBroadcastChunk,
   staffChunk,
   yourBroadcastsChunk,
-} from './pageChunks';
+} from './pageTable';
+import { indexFormChunk, scoreEntryChunk } from './pageChunks';
 import { AreaBeingBuilt } from './pages';
 
 /** Every page of the shell with the roles that may open it (from the sidebar and header entries). */
@@ -43,7 +42,7 @@ export interface ShellPage {
 }
 
 // Each area is its own chunk, loaded when first opened (or with the shell, on a page opened cold:
-// pageChunks.ts).
+// pageTable.ts).
 const DashboardPage = lazy(dashboardChunk);
 const NotificationsPage = lazy(notificationsChunk);
 const SchoolMessagesPage = lazy(conversationsChunk);

@@ -48,6 +48,42 @@ test('the board Dashboard opened cold asks for the shell, its chunk and its numb
   expect(before).toBe(true);
 });
 
+test('a Dashboard opened cold asks for its chunk and first reads before the entry has arrived, and the app takes each answer once', async ({
+  page,
+}) => {
+  const { requests, open } = await openSignedIn(page, 'admin@example.org', 'admin', '/overview');
+  let before: string[] = [];
+  // The entry is held back until the page's first script has asked for the page's chunk and its reads,
+  // or 15 s: before, they waited for the entry (on slow 3G, seconds) and then for the profile.
+  const reads = [
+    /\/api\/admin\/user-profile-information$/,
+    /\/api\/admin\/count-unread-notification$/,
+    /\/api\/admin\/dashboard$/,
+    /\/api\/admin\/registration-window$/,
+  ];
+  await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+    const started = Date.now();
+    while (Date.now() - started < 15_000) {
+      before = [/\/assets\/DashboardPage-[^/]+\.js$/, ...reads]
+        .filter((pattern) => !named(requests, pattern))
+        .map(String);
+      if (before.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await route.continue();
+  });
+  await open();
+  await expect(page.getByTestId('stat-value').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('registration-countdown')).toBeVisible();
+  expect(before).toEqual([]);
+  // Each answer the first script asked for is the app's: none is asked for again.
+  for (const pattern of reads)
+    expect(
+      requests.filter((r) => pattern.test(r.url())),
+      String(pattern),
+    ).toHaveLength(1);
+});
+
 test('the Dashboard is drawn without VineJS, which is prefetched afterwards and not run', async ({
   page,
 }) => {

@@ -1,4 +1,4 @@
-import { apiUrl } from '../../api/client';
+import { apiUrl } from '../../api/apiUrl';
 
 /** Where a stored print photo (the small JPEG made at upload) is served from: /files/<key>. */
 const photoUrl = (key: string) => apiUrl(`/files/${key.split('/').map(encodeURIComponent).join('/')}`);
