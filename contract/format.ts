@@ -66,14 +66,17 @@ function zoneClock(timeZone: string) {
     hour: '2-digit',
     minute: '2-digit',
   };
-  const intlFormat = new Intl.DateTimeFormat('en-GB', options);
-  const withSeconds = new Intl.DateTimeFormat('en-GB', { ...options, second: '2-digit' });
+  // Made when first asked: a format costs milliseconds to build (tens on a slow phone's CPU), and every
+  // page's start imports this module, most without showing a moment at once.
+  let intlFormat: Intl.DateTimeFormat | undefined;
+  let withSeconds: Intl.DateTimeFormat | undefined;
   const read = (format: Intl.DateTimeFormat, time: number) =>
     Object.fromEntries(format.formatToParts(time).map((part) => [part.type, part.value])) as Record<
       string,
       string
     >;
   const offsetAt = (time: number) => {
+    withSeconds ??= new Intl.DateTimeFormat('en-GB', { ...options, second: '2-digit' });
     const p = read(withSeconds, time);
     return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - time;
   };
@@ -93,7 +96,8 @@ function zoneClock(timeZone: string) {
       }
       return time + offset;
     },
-    intl: (time: number) => read(intlFormat, time) as ClockParts,
+    intl: (time: number) =>
+      read((intlFormat ??= new Intl.DateTimeFormat('en-GB', options)), time) as ClockParts,
   };
 }
 

@@ -9,11 +9,9 @@ import { useEffect, useRef } from 'react';
  * The dashboard's charts (chartist: SVG, 6.9 KB brotli), a chunk of its own loaded after the numbers.
  * Each chart is drawn for the eye only (aria-hidden); its data is the table beside it, which screen
  * readers read and print shows (visually hidden on screen). Bars grow in only when the user has not
- * asked for reduced motion.
+ * asked for reduced motion: a CSS animation (charts.css), which the compositor plays, where chartist's
+ * own (an SVG <animate> and its end event a bar) cost a phone's CPU a long task a chart.
  */
-
-const reducedMotion = () =>
-  typeof window.matchMedia !== 'function' || window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
   const height = `${chartHeight({ labels, series, horizontal })}px`;
@@ -42,18 +40,6 @@ function Drawing({ labels, series, horizontal, labelEvery = 1 }: ChartProps) {
           axisY: { onlyInteger: true, offset: 36 },
         };
     const chart = new BarChart(ref.current, data, options);
-    if (!reducedMotion()) {
-      chart.on('draw', (context) => {
-        if (context.type !== 'bar') return;
-        const [from, to] = horizontal ? ['x1', 'x2'] : ['y1', 'y2'];
-        const start = horizontal ? context.x1 : context.y1;
-        const end = horizontal ? context.x2 : context.y2;
-        context.element.animate({
-          [to]: { dur: 400, from: start, to: end, easing: 'easeOutQuad' },
-          [from]: { dur: 400, from: start, to: start },
-        });
-      });
-    }
     return () => {
       chart.detach();
     };
