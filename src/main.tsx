@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '../contract/paths';
 import { loadActors } from './app/loadActors';
@@ -21,5 +22,9 @@ if (
 } else {
   // Signed in: the page's chunks and first reads come beside the actors, not after them.
   if (readToken() !== null && location.pathname !== LOGIN_PATH) void preloadPage(location.pathname);
-  void loadActors().then((actors) => createRoot(container).render(<Root initial={actors} />));
+  // The first render as a transition: React yields to the browser every few milliseconds while it
+  // renders the shell and the page, instead of one long task a slow phone cannot answer a tap in.
+  void loadActors().then((actors) =>
+    startTransition(() => createRoot(container).render(<Root initial={actors} />)),
+  );
 }
