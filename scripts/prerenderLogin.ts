@@ -121,7 +121,8 @@ type Chunk = { fileName: string; imports: string[]; moduleIds: string[]; facadeM
  * then waited for the session's profile. This small script, named by every page's HTML but /login's,
  * runs as soon as it arrives and, with a session cookie, preloads the shell's chunk and the page's own
  * (by src/shell/pageTable.ts's table, the longest page path the address sits under, as the app finds
- * it) or a print page's, and asks for the page's first reads (src/shell/coldReads.ts) with the token,
+ * it) or a print page's, and asks for the page's first reads or a print page's document
+ * (src/shell/coldReads.ts) with the token,
  * leaving the answers in `__coldReads` for the API client (src/api/coldAnswers.ts). An impersonation
  * gets the chunks only (its page knows whom it shows). The public pages (/verify on a phone,
  * /statecharts) fetch nothing more. Returns the file's name.
@@ -184,9 +185,14 @@ async function writeShellPreload(
     `k=Object.keys(T).filter(x=>p===x||p.startsWith(x+"/")).sort((a,b)=>b.length-a.length)[0],` +
     `f=p.startsWith(${json(PRINT_DOCUMENT_PREFIX)})?${json(printed)}:s?[...${json(shell)},...(k?T[k]:[])]:[];` +
     `for(const h of f)document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:h}));` +
-    `const r=c[${json(ROLE_COOKIE)}],R=${json(reads.COLD_READS)};` +
-    `if(s&&!c[${json(IMPERSONATION_COOKIE)}]&&R.shell[r]){const a={};` +
-    `for(const q of[...R.shell[r],...(R.pages[p]?.[r]??[])]){const u=${json(at.apiUrl)}+q,g=fetch(u,{headers:{Accept:"application/json",Authorization:"Bearer "+t}});g.catch(()=>{});a[u]=g}` +
+    `const r=c[${json(ROLE_COOKIE)}],R=${json(reads.COLD_READS)},` +
+    // The reads: a shell page's (R.shell, R.pages), or a print page's document (R.print: its ending
+    // and its query as src/pages/documents/choice.ts writes it). No reads in an impersonation.
+    `e=p.slice(${json(PRINT_DOCUMENT_PREFIX.length)}),P=R.print,Q=new URLSearchParams(location.search),` +
+    `d=new URLSearchParams(P.params.filter(x=>Q.get(x)).map(x=>[x,Q.get(x)]))+"",` +
+    `q=s?[...(R.shell[r]??[]),...(R.pages[p]?.[r]??[])]:P.paths[r]&&P.endings.includes(e)?[P.paths[r].replace(":ending",encodeURIComponent(e))+(d?"?"+d:"")]:[];` +
+    `if(q.length&&!c[${json(IMPERSONATION_COOKIE)}]){const a={};` +
+    `for(const x of q){const u=${json(at.apiUrl)}+x,g=fetch(u,{headers:{Accept:"application/json",Authorization:"Bearer "+t}});g.catch(()=>{});a[u]=g}` +
     `globalThis.__coldReads={at:Date.now(),answers:a}}}\n`;
   const name = `assets/shell-preload-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`;
   fs.writeFileSync(path.join(at.outDir, name), code);

@@ -1,5 +1,8 @@
 import { DASHBOARD_ENDPOINTS } from '../../contract/dashboard.endpoints';
 import { DIET_CHOICES } from '../../contract/diets.choices';
+import { DOCUMENT_PARAMS } from '../../contract/documents';
+import { DOCUMENT_ENDPOINTS } from '../../contract/documents.endpoints';
+import { PRINT_DOCUMENT_ENDINGS } from '../../contract/navigation';
 import { NOTIFICATION_READS } from '../../contract/notifications.reads';
 import { HOME_PATH } from '../../contract/paths';
 import { PROFILE_READ } from '../../contract/profile.read';
@@ -10,15 +13,23 @@ import { REGISTERED_PAGE } from './pageTable';
 type Reads = Record<Role, readonly string[]>;
 
 /**
- * The GETs a signed-in shell page opened cold (a bookmark, a reload) makes first, by role: the shell's
- * own (the session's profile, the board's unread count) on every page, and the first paint's of the
- * pages that show data at once. A page's first script asks for them beside the entry, with the token,
+ * The GETs a signed-in page opened cold (a bookmark, a reload) makes first, by role: the shell's own
+ * (the session's profile, the board's unread count) on every shell page, the first paint's of the
+ * pages that show data at once, and a print page's document. A page's first script asks for them beside the entry, with the token,
  * as the API client would (scripts/prerenderLogin.ts writes this table into it at build time); the
  * client takes each answer once (src/api/coldAnswers.ts). On slow 3G they otherwise waited for the
  * entry, React and the client to arrive and run, and then for the profile. A path listed here that the
  * page does not ask for is a request for nothing: tests/e2e/cold-open.spec.ts holds every one to a use.
  */
-export const COLD_READS: { shell: Reads; pages: Record<string, Reads> } = {
+export const COLD_READS: {
+  shell: Reads;
+  pages: Record<string, Reads>;
+  /**
+   * A print page's document (/print-document/<ending>?<its query>): its path by role, the endings it
+   * is asked for, and its query's parameters in the order the page sends them (the empty ones left out).
+   */
+  print: { paths: Record<Role, string>; endings: readonly string[]; params: readonly string[] };
+} = {
   shell: {
     admin: [PROFILE_READ.admin.path, NOTIFICATION_READS.count.path],
     school_admin: [PROFILE_READ.school_admin.path],
@@ -32,5 +43,13 @@ export const COLD_READS: { shell: Reads; pages: Record<string, Reads> } = {
       admin: [REGISTRATION_WINDOW.admin.path, DIET_CHOICES.admin.path],
       school_admin: [REGISTRATION_WINDOW.school_admin.path, DIET_CHOICES.school_admin.path],
     },
+  },
+  print: {
+    paths: {
+      admin: DOCUMENT_ENDPOINTS.print.admin.path,
+      school_admin: DOCUMENT_ENDPOINTS.print.school_admin.path,
+    },
+    endings: PRINT_DOCUMENT_ENDINGS,
+    params: DOCUMENT_PARAMS,
   },
 };
