@@ -67,15 +67,34 @@ export function parseIsoMoment(text: string): number {
     text.charCodeAt(23) !== 90 // Z
   )
     return NaN;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 7);
-  const day = digitsAt(text, 8, 10);
-  const hour = digitsAt(text, 11, 13);
-  const minute = digitsAt(text, 14, 16);
-  const second = digitsAt(text, 17, 19);
-  const ms = digitsAt(text, 20, 23);
+  return utcMoment(
+    digitsAt(text, 0, 4),
+    digitsAt(text, 5, 7),
+    digitsAt(text, 8, 10),
+    digitsAt(text, 11, 13),
+    digitsAt(text, 14, 16),
+    digitsAt(text, 17, 19),
+    digitsAt(text, 20, 23),
+  );
+}
+
+/**
+ * A UTC date and time (month from 1) as milliseconds since 1970, by arithmetic, NaN where any part is
+ * NaN or the date or time does not exist (30 February, 24:00): what `Date.parse` reads of toISOString's
+ * text of it, for years 0 to 9999.
+ */
+export function utcMoment(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number {
   // (A NaN fails every comparison.)
-  if (!(month >= 1 && month <= 12 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return NaN;
+  if (!(year >= 0 && month >= 1 && month <= 12 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0))
+    return NaN;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (!(day >= 1 && day <= MONTH_DAYS[month - 1] + (month === 2 && leap ? 1 : 0))) return NaN;
   // Days since 1970-01-01 of a proleptic Gregorian date (the year counted from March).
@@ -92,7 +111,7 @@ export function parseIsoMoment(text: string): number {
  * The decimal number written at text[from, to), NaN if any of it is not a digit. (A function of its
  * own, not a closure made at each call: V8 then inlines it, and a closure a call was 4x slower.)
  */
-function digitsAt(text: string, from: number, to: number): number {
+export function digitsAt(text: string, from: number, to: number): number {
   let n = 0;
   for (let at = from; at < to; at++) {
     const d = text.charCodeAt(at) - ZERO;
