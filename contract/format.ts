@@ -50,7 +50,7 @@ const ZERO = 48;
 
 /**
  * `Date.parse` of toISOString's own shape, `2027-06-30T13:05:59.999Z` (years 0000-9999), by arithmetic:
- * an export reads a million of them, and `Date.parse` was a third of the time of writing one. NaN for
+ * an export reads a million of them, and `Date.parse` was 2.3 % of its CPU by itself. NaN for
  * any other text (the caller asks `Date.parse`) and for a date or time that does not exist (as
  * `Date.parse` says of it). tests/contract/format.test.ts holds it to `Date.parse` on arbitrary text
  * of that shape.

@@ -11,10 +11,11 @@ const COLON = 58;
  * PostgreSQL's text of a `timestamp with time zone` (DateStyle ISO, a UTC session: both drivers' sessions
  * here, `2027-06-30 13:05:59.123456+00`) as `toISOString` writes the moment (`2027-06-30T13:05:59.123Z`),
  * by cutting the text rather than through a `Date`: Drizzle's decoding (`new Date` of the text) and
- * `toISOString` were a tenth of a million-row export's time. Any other text (another zone's offset, a
- * year before 1000 or past 9999, a date that does not exist) goes the ordinary way, `new Date(text)`, and
- * so does what is not a moment (`toISOString` throws, as it did). tests/api/timestamps.test.ts holds it
- * to `new Date(text).toISOString()` on arbitrary text of the shape, and to PGlite's and PostgreSQL's own.
+ * `toISOString` were most of the 10-18 % of a million-row export's CPU that its "Indexed at" cell took.
+ * Any other text (another zone's offset, a year before 1000 or past 9999, a date that does not exist)
+ * goes the ordinary way, `new Date(text)`, and so does what is not a moment (`toISOString` throws, as it
+ * did). tests/api/timestamps.test.ts holds it to `new Date(text).toISOString()` on arbitrary text of the
+ * shape, and to PGlite's and PostgreSQL's own.
  */
 export function timestamptzIso(text: string): string {
   const n = text.length;
