@@ -13,6 +13,7 @@ import {
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, diets, files, registrations, trainingSchools } from '../db/schema';
 import { fileUrl } from '../storage/uploads';
+import { timestamptzIso } from '../db/timestamps';
 
 /**
  * Reading candidates back: the list row, the whole record, and what the audit log keeps of them. One
@@ -66,7 +67,8 @@ const rowColumnsFor = (dietId: SQL) => ({
   year: candidates.year,
   regStatus: regStatusFor(dietId),
   verified: candidates.verified,
-  createdAt: candidates.createdAt,
+  // As toISOString's text, cut from PostgreSQL's (timestamptzIso), not through a Date.
+  createdAt: sql<string>`${candidates.createdAt}`.mapWith(timestamptzIso),
 });
 const rowColumns = rowColumnsFor(CURRENT_DIET_ID);
 
@@ -89,7 +91,7 @@ export function toRow(row: RowResult): CandidateRow {
     // Written only by this server, from REG_STATUSES.
     reg_status: row.regStatus,
     verified: row.verified,
-    created_at: row.createdAt.toISOString(),
+    created_at: row.createdAt,
   };
 }
 

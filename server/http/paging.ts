@@ -225,8 +225,11 @@ async function readRows<Q extends PgSelect>(db: Database, query: Q): Promise<Awa
   if (!fields.every(([, field]) => flat(field))) return (await query) as Awaited<Q>[number][];
   const names = fields.map(([name]) => name);
   const decoders = fields.map(([, field]) => decoderOf(field as Column | SQL | SQL.Aliased));
+  // Each row a copy of one object holding every name (one shape, made at once), its cells then set:
+  // a property added at a time walked the shape's transitions on every row.
+  const shape: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, null]));
   const toObject = (cells: unknown[]) => {
-    const row: Record<string, unknown> = {};
+    const row: Record<string, unknown> = { ...shape };
     for (let i = 0; i < names.length; i++) {
       const cell = cells[i];
       const decoder = decoders[i];

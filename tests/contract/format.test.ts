@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseBoardDate } from '../../contract/dates';
 import {
@@ -5,6 +6,7 @@ import {
   formatDate,
   formatDateTime,
   formatPersonName,
+  parseIsoMoment,
   zonedClock,
   zonedDateTime,
 } from '../../contract/format';
@@ -99,14 +101,18 @@ describe('zonedClock: Intl read once a day, the same wall clock as Intl at every
         moments.push(Date.UTC(1850, 0, 1) + Math.floor(random() * 400 * 365.25 * 86_400_000));
       // zonedDateTime writes the same text without the parts, from a moment as text or as a Date.
       const dateTime = zonedDateTime(timeZone);
-      const differing = moments.filter(
-        (time) =>
-          show(time) !== intl(time) ||
-          dateTime(new Date(time)) !== intl(time) ||
-          dateTime(new Date(time).toISOString()) !== intl(time),
-      );
+      const differing = moments.filter((time) => {
+        const expected = intl(time);
+        return (
+          show(time) !== expected ||
+          dateTime(new Date(time)) !== expected ||
+          dateTime(new Date(time).toISOString()) !== expected
+        );
+      });
       expect(differing.map((time) => new Date(time).toISOString())).toEqual([]);
     },
+    // Intl at 71,000 moments a zone: seconds on a busy machine (5 s was reached at load 9).
+    30_000,
   );
 
   it('takes the text of a moment as a Date does, and refuses what is not one as Intl does', () => {
@@ -121,6 +127,53 @@ describe('zonedClock: Intl read once a day, the same wall clock as Intl at every
     expect(() => clock('not a moment')).toThrow(RangeError);
     expect(zonedDateTime('Africa/Lagos')('2026-11-23T13:05:59.999Z')).toBe('23/11/2026 14:05');
     expect(() => zonedDateTime('Africa/Lagos')('not a moment')).toThrow(RangeError);
+  });
+});
+
+describe('parseIsoMoment: Date.parse of toISOString’s shape, by arithmetic', () => {
+  const digits = (length: number, max = 9) =>
+    fc.array(fc.integer({ min: 0, max }), { minLength: length, maxLength: length }).map((ds) => ds.join(''));
+  const two = (min: number, max: number) => fc.integer({ min, max }).map((n) => String(n).padStart(2, '0'));
+
+  it('the same moment as Date.parse for every text of the shape it reads, NaN only where it leaves it', () => {
+    // Fields in range and out of it (month 13, 30 February, 24:00, a letter), and the marks between.
+    const text = fc
+      .record({
+        year: fc.oneof(digits(4), fc.integer({ min: 1895, max: 2205 }).map(String)),
+        month: fc.oneof(two(1, 12), digits(2, 3)),
+        day: fc.oneof(two(1, 31), digits(2, 3)),
+        hour: fc.oneof(two(0, 23), digits(2, 2)),
+        minute: fc.oneof(two(0, 59), digits(2, 6)),
+        second: fc.oneof(two(0, 59), digits(2, 6)),
+        ms: digits(3),
+        marks: fc.constantFrom('--T::.Z', '--T::.Z', '--T::.Z', '-- ::.Z', '--T::,Z', '--T::.z', '--T:: Z'),
+        letter: fc.oneof({ weight: 9, arbitrary: fc.constant(-1) }, fc.integer({ min: 0, max: 23 })),
+      })
+      .map(({ year, month, day, hour, minute, second, ms, marks, letter }) => {
+        const [d1, d2, t, c1, c2, dot, z] = marks;
+        const whole = `${year}${d1}${month}${d2}${day}${t}${hour}${c1}${minute}${c2}${second}${dot}${ms}${z}`;
+        return letter < 0 ? whole : `${whole.slice(0, letter)}x${whole.slice(letter + 1)}`;
+      });
+    fc.assert(
+      fc.property(text, (t) => {
+        const fast = parseIsoMoment(t);
+        if (!Number.isNaN(fast)) expect(fast).toBe(Date.parse(t));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('reads every moment toISOString writes from year 0 to 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), (time) => {
+        expect(parseIsoMoment(new Date(time).toISOString())).toBe(time);
+      }),
+      { numRuns: 30_000 },
+    );
+    expect(parseIsoMoment('0000-01-01T00:00:00.000Z')).toBe(-62_167_219_200_000);
+    expect(parseIsoMoment('2024-02-29T23:59:59.999Z')).toBe(Date.parse('2024-02-29T23:59:59.999Z'));
+    expect(parseIsoMoment('2023-02-29T00:00:00.000Z')).toBeNaN();
+    expect(parseIsoMoment('+002024-02-29T00:00:00.000Z')).toBeNaN();
   });
 });
 
