@@ -176,15 +176,25 @@ async function writeShellPreload(
   );
   const shell = closure(chunkOf('/src/shell/Shell.tsx'));
   const printed = closure(...modulesOf(table.printDocumentChunk).map(chunkOf));
+  // Each file named once (F), the lists as its indices: the pages share most of their chunks.
+  const named = [...new Set([...shell, ...printed, ...Object.values(pages).flat()])];
+  const indices = (files: string[]) => files.map((file) => named.indexOf(file));
+  // A page's list leaves out the shell's, which precedes it.
+  const byPage = Object.fromEntries(
+    Object.entries(pages).map(([page, files]) => [
+      page,
+      indices(files.filter((file) => !shell.includes(file))),
+    ]),
+  );
   const { paths: exact, prefixes } = SHELL_LESS;
   const json = JSON.stringify;
   // Minified by hand: it is the first script of every signed-in page. c: the cookies; s: a shell page.
   const code =
     `const p=location.pathname,c=Object.fromEntries(document.cookie.split("; ").map(x=>{const i=x.indexOf("=");return[x.slice(0,i),decodeURIComponent(x.slice(i+1))]})),t=c[${json(TOKEN_COOKIE)}];` +
-    `if(t){const s=!${json(exact)}.includes(p)&&!${json(prefixes)}.some(x=>p.startsWith(x)),T=${json(pages)},` +
+    `if(t){const s=!${json(exact)}.includes(p)&&!${json(prefixes)}.some(x=>p.startsWith(x)),F=${json(named)},T=${json(byPage)},` +
     `k=Object.keys(T).filter(x=>p===x||p.startsWith(x+"/")).sort((a,b)=>b.length-a.length)[0],` +
-    `f=p.startsWith(${json(PRINT_DOCUMENT_PREFIX)})?${json(printed)}:s?[...${json(shell)},...(k?T[k]:[])]:[];` +
-    `for(const h of f)document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:h}));` +
+    `f=p.startsWith(${json(PRINT_DOCUMENT_PREFIX)})?${json(indices(printed))}:s?[...${json(indices(shell))},...(k?T[k]:[])]:[];` +
+    `for(const h of f)document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:F[h]}));` +
     `const r=c[${json(ROLE_COOKIE)}],R=${json(reads.COLD_READS)},` +
     // The reads: a shell page's (R.shell, R.pages), or a print page's document (R.print: its ending
     // and its query as src/pages/documents/choice.ts writes it). No reads in an impersonation.
