@@ -30,8 +30,11 @@ function nationalityRows() {
   );
 }
 
-/** Reference data every database needs, demo or not: written once, when its table is empty. */
+/**
+ * Reference data every database needs, demo or not: written once, when its table is empty. Two portals
+ * started together on one new database both find it empty: the write leaves the other's rows alone.
+ */
 export async function ensureReferenceData(db: Database): Promise<void> {
   const [{ total }] = await db.select({ total: count() }).from(nationalities);
-  if (total === 0) await db.insert(nationalities).values(nationalityRows());
+  if (total === 0) await db.insert(nationalities).values(nationalityRows()).onConflictDoNothing();
 }
