@@ -188,20 +188,21 @@ async function writeShellPreload(
   );
   const { paths: exact, prefixes } = SHELL_LESS;
   const json = JSON.stringify;
-  // Minified by hand: it is the first script of every signed-in page. c: the cookies; s: a shell page.
+  // Minified by hand: it is the first script of every signed-in page. C: the cookies as sent, c: one of
+  // them decoded (as src/api/cookies.ts, only the ones read: another site's odd cookie cannot stop it); s: a shell page.
   const code =
-    `const p=location.pathname,c=Object.fromEntries(document.cookie.split("; ").map(x=>{const i=x.indexOf("=");return[x.slice(0,i),decodeURIComponent(x.slice(i+1))]})),t=c[${json(TOKEN_COOKIE)}];` +
+    `const p=location.pathname,C=Object.fromEntries(document.cookie.split("; ").map(x=>{const i=x.indexOf("=");return[x.slice(0,i),x.slice(i+1)]})),c=n=>C[n]&&decodeURIComponent(C[n]),t=c(${json(TOKEN_COOKIE)});` +
     `if(t){const s=!${json(exact)}.includes(p)&&!${json(prefixes)}.some(x=>p.startsWith(x)),F=${json(named)},T=${json(byPage)},` +
     `k=Object.keys(T).filter(x=>p===x||p.startsWith(x+"/")).sort((a,b)=>b.length-a.length)[0],` +
     `f=p.startsWith(${json(PRINT_DOCUMENT_PREFIX)})?${json(indices(printed))}:s?[...${json(indices(shell))},...(k?T[k]:[])]:[];` +
     `for(const h of f)document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",crossOrigin:"",href:F[h]}));` +
-    `const r=c[${json(ROLE_COOKIE)}],R=${json(reads.COLD_READS)},` +
+    `const r=c(${json(ROLE_COOKIE)}),R=${json(reads.COLD_READS)},` +
     // The reads: a shell page's (R.shell, R.pages), or a print page's document (R.print: its ending
     // and its query as src/pages/documents/choice.ts writes it). No reads in an impersonation.
     `e=p.slice(${json(PRINT_DOCUMENT_PREFIX.length)}),P=R.print,Q=new URLSearchParams(location.search),` +
     `d=new URLSearchParams(P.params.filter(x=>Q.get(x)).map(x=>[x,Q.get(x)]))+"",` +
     `q=s?[...(R.shell[r]??[]),...(R.pages[p]?.[r]??[])]:P.paths[r]&&P.endings.includes(e)?[P.paths[r].replace(":ending",encodeURIComponent(e))+(d?"?"+d:"")]:[];` +
-    `if(q.length&&!c[${json(IMPERSONATION_COOKIE)}]){const a={};` +
+    `if(q.length&&!C[${json(IMPERSONATION_COOKIE)}]){const a={};` +
     `for(const x of q){const u=${json(at.apiUrl)}+x,g=fetch(u,{headers:{Accept:"application/json",Authorization:"Bearer "+t}});g.catch(()=>{});a[u]=g}` +
     `globalThis.__coldReads={at:Date.now(),answers:a}}}\n`;
   const name = `assets/shell-preload-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`;

@@ -113,14 +113,7 @@ export async function call<T>(
     return envelope;
   } catch (error) {
     const failure = toFailure(error);
-    if (
-      failure.status === 401 &&
-      failure.message === UNAUTHENTICATED_MESSAGE &&
-      !options.expectUnauthenticated
-    ) {
-      clearSession();
-      unauthenticatedListeners.forEach((listener) => listener());
-    }
+    if (!options.expectUnauthenticated) noticeUnauthenticated(failure);
     throw failure;
   }
 }

@@ -19,7 +19,9 @@ type Reads = Record<Role, readonly string[]>;
  * as the API client would (scripts/prerenderLogin.ts writes this table into it at build time); the
  * client takes each answer once (src/api/coldAnswers.ts). On slow 3G they otherwise waited for the
  * entry, React and the client to arrive and run, and then for the profile. A path listed here that the
- * page does not ask for is a request for nothing: tests/e2e/cold-open.spec.ts holds every one to a use.
+ * page does not ask for is a request for nothing, and one it asks for differently is asked twice:
+ * tests/e2e/signed-in-cold.spec.ts holds the board Dashboard's and a school's Registered list's reads to
+ * one request each.
  */
 export const COLD_READS: {
   shell: Reads;

@@ -170,6 +170,9 @@ test("a school's Registered list opened cold asks for its window and first page 
   // The first page asked for early is the one the list shows: asked for once.
   expect(requests.filter((r) => /\/registered-candidates\?/.test(r.url()))).toHaveLength(1);
   expect(requests.filter((r) => /\/registration-window$/.test(r.url()))).toHaveLength(1);
+  // The first script's other reads (src/shell/coldReads.ts) are the app's too: asked for once.
+  expect(requests.filter((r) => /\/user-profile-information$/.test(r.url()))).toHaveLength(1);
+  expect(requests.filter((r) => /\/diet-choices$/.test(r.url()))).toHaveLength(1);
   const vine = requests.filter((r) => /\/assets\/formValidator-[^/]+\.js$/.test(r.url()));
   expect(vine.filter((r) => r.resourceType() === 'script')).toEqual([]);
 });
