@@ -7,6 +7,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, type Plugin } from 'vite';
 import { prerenderLogin } from './scripts/prerenderLogin';
 import { prerenderSplash } from './scripts/prerenderSplash';
+import { chunkGroups } from './scripts/chunkGroups';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -51,11 +52,21 @@ function precompress(): Plugin {
   };
 }
 
+const groups = chunkGroups();
+
 /** The SPA. In development `npm run dev` proxies /api to a portal started with `npm start` on PORT. */
 export default defineConfig({
-  plugins: [react(), tailwindcss(), prerenderLogin(), prerenderSplash(), precompress()],
+  plugins: [react(), tailwindcss(), groups.plugin, prerenderLogin(), prerenderSplash(), precompress()],
   build: {
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Two files for what every signed-in page loads (scripts/chunkGroups.ts); the rest automatic.
+          groups: [{ name: (id) => groups.groupOf(id), includeDependenciesRecursively: false }],
+        },
+      },
+    },
     sourcemap: false,
     reportCompressedSize: false,
   },

@@ -491,7 +491,12 @@ export async function benchLighthouse({
             : [page],
         ),
       );
-    if (ONLY_PAGES) pages.splice(0, pages.length, ...pages.filter((p) => ONLY_PAGES.includes(p.key)));
+    if (ONLY_PAGES)
+      pages.splice(
+        0,
+        pages.length,
+        ...pages.filter((p) => ONLY_PAGES.includes(p.key.replace(/^baseline_/, ''))),
+      );
     browser = await launchChromium(path.join(tmp, 'profile'));
     const results = new Map(pages.map((p) => [p, [] as Run[]]));
     const failures = new Map(pages.map((p) => [p, [] as string[]]));

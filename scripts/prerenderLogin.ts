@@ -133,7 +133,10 @@ async function writeShellPreload(
   preloaded: (file: string) => boolean,
 ): Promise<string> {
   const chunkOf = (id: string) => {
-    const chunk = chunks.find((c) => c.facadeModuleId === path.join(at.root, id));
+    const module = path.join(at.root, id);
+    // The chunk the module starts, or (a module in a chunk group, scripts/chunkGroups.ts) the one holding it.
+    const chunk =
+      chunks.find((c) => c.facadeModuleId === module) ?? chunks.find((c) => c.moduleIds.includes(module));
     if (!chunk) throw new Error(`prerender-login: the chunk of ${id} is missing`);
     return chunk.fileName;
   };

@@ -48,6 +48,25 @@ test('the board Dashboard opened cold asks for the shell, its chunk and its numb
   expect(before).toBe(true);
 });
 
+test('the board Dashboard opened cold fetches the actors and the shell as two files, not dozens', async ({
+  page,
+}) => {
+  // Each script is a round trip on HTTP/1.1's six connections: left to the bundler's automatic chunks,
+  // the actors and the shell were 33 files beside the entry, and the Dashboard 45 scripts in all
+  // (scripts/chunkGroups.ts). The entry, the bundler's runtime, the first script, the two groups and
+  // the Dashboard's own ten make 15; a few more is room for a shared module, not for the shell again.
+  const { requests, open } = await openSignedIn(page, 'admin@example.org', 'admin', '/overview');
+  await open();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/registration closes at/)).toBeVisible();
+  const scripts = requests.filter(
+    (r) => r.resourceType() === 'script' || /\/assets\/[^/]+\.js$/.test(r.url()),
+  );
+  const fetched = (name: string) => named(scripts, new RegExp(`/assets/${name}-[^/]+\\.js$`));
+  expect(fetched('appActors') && fetched('Shell')).toBe(true);
+  expect(new Set(scripts.map((r) => r.url())).size).toBeLessThanOrEqual(18);
+});
+
 test('a Dashboard opened cold asks for its chunk and first reads before the entry has arrived, and the app takes each answer once', async ({
   page,
 }) => {
