@@ -2,27 +2,36 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * A signed-in page opened cold needs the actors, the shell and the page. Left to rolldown's automatic
- * chunks (one chunk per set of importers) the first two were 33 files beside the entry, each a round
- * trip queued on HTTP/1.1's six connections (Lighthouse's 150 ms, slow 3G's 400 ms). These groups put
- * them in two files, computed from the module graph, so a module added to the shell joins its group
+ * Fewer, larger chunks for the signed-in pages. Left to rolldown's automatic chunks (one chunk per set
+ * of importers), a Dashboard opened cold was 45 scripts and the Index Form reached from the sidebar 22
+ * more, each a round trip queued on HTTP/1.1's six connections (Lighthouse's 150 ms, slow 3G's 400 ms).
+ * Three groups, computed from the module graph when it is complete, so a module joins its group
  * without a list to keep:
- * - `appActors`: what every signed-in page runs, the printable page (which has no shell) included: the app's
- *   actors (src/app/appActors.ts) and what they import, and what the shell and the printable page share;
+ * - `appActors`: what every signed-in page runs, the printable page (which has no shell) included: the
+ *   app's actors and what they import, what the shell and the printable page share, and what half the
+ *   pages or more use with the Dashboard or the printable page (the clock's formats, the diets',
+ *   schools' and payments' contracts);
  * - `Shell`: the signed-in frame (the shell, the page router, the page tables) and the rest of what it
- *   imports.
- * Neither takes a module /login's entry holds: the entry stays as it is (issue 28's /login within 1.2x).
+ *   imports;
+ * - `lists`: what two pages or more share (the list machinery, the areas' list definitions, the tabs
+ *   and the history), but not what the Dashboard or the printable page uses: they do not load it.
+ * No group takes a module /login's entry holds (the entry stays as it is: issue 28's /login within
+ * 1.2x), a package's module, or one that imports VineJS (the forms' checks, which the Dashboard and the
+ * Registered list are drawn without). The pages' own modules stay automatic chunks.
  */
 const ENTRY = 'src/main.tsx';
 const ACTORS = ['src/app/appActors.ts'];
 const SHELL = ['src/shell/Shell.tsx', 'src/Pages.tsx', 'src/shell/pageChunks.ts', 'src/shell/pageTable.ts'];
-const WITHOUT_SHELL = ['src/pages/PrintDocumentPage.tsx'];
+/** Its dynamic imports are the pages' chunks. */
+const PAGE_TABLE = 'src/shell/pageTable.ts';
+const WITHOUT_LISTS = ['src/pages/dashboard/DashboardPage.tsx', 'src/pages/PrintDocumentPage.tsx'];
+const WITHOUT_SHELL = 'src/pages/PrintDocumentPage.tsx';
 
-/** The chunks' names: the modules that start them, now with what they import. */
-export type ChunkGroup = 'appActors' | 'Shell';
+/** The chunks' names; the first two are the names of the modules that started them before. */
+export type ChunkGroup = 'appActors' | 'Shell' | 'lists';
 
 /** A module and every module it imports statically, transitively. */
-function staticClosure(imports: (id: string) => readonly string[], roots: string[]): Set<string> {
+function staticClosure(imports: (id: string) => readonly string[], roots: readonly string[]): Set<string> {
   const seen = new Set<string>();
   const stack = [...roots];
   while (stack.length) {
@@ -33,6 +42,9 @@ function staticClosure(imports: (id: string) => readonly string[], roots: string
   }
   return seen;
 }
+
+const isPackage = (id: string) => id.includes('/node_modules/');
+const isVine = (id: string) => id.includes('/node_modules/@vinejs/');
 
 /**
  * The plugin reads the module graph once it is complete (buildEnd); `groupOf` answers rolldown's
@@ -51,17 +63,32 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
       },
       buildEnd() {
         groups.clear();
-        const closure = (files: string[]) =>
-          staticClosure(
-            (id) => this.getModuleInfo(id)?.importedIds ?? [],
-            files.map((file) => path.resolve(root, file)),
-          );
-        const entry = closure([ENTRY]);
-        const shell = closure(SHELL);
-        const withoutShell = closure(WITHOUT_SHELL);
-        for (const id of closure(ACTORS)) groups.set(id, 'appActors');
-        for (const id of shell)
-          groups.set(id, withoutShell.has(id) ? 'appActors' : (groups.get(id) ?? 'Shell'));
+        const imports = (id: string) => this.getModuleInfo(id)?.importedIds ?? [];
+        const closure = (ids: readonly string[]) => staticClosure(imports, ids);
+        const resolved = (files: string[]) => files.map((file) => path.resolve(root, file));
+        const entry = closure(resolved([ENTRY]));
+        const shell = closure(resolved(SHELL));
+        const printable = closure(resolved([WITHOUT_SHELL]));
+        const withoutLists = closure(resolved(WITHOUT_LISTS));
+        const pages = this.getModuleInfo(path.resolve(root, PAGE_TABLE))?.dynamicallyImportedIds ?? [];
+        const reachesVine = new Map<string, boolean>();
+        const groupable = (id: string) => {
+          if (entry.has(id) || isPackage(id)) return false;
+          if (!reachesVine.has(id)) reachesVine.set(id, [...closure([id])].some(isVine));
+          return !reachesVine.get(id);
+        };
+        // How many pages use each module, from their static imports.
+        const uses = new Map<string, number>();
+        for (const page of pages) for (const id of closure([page])) uses.set(id, (uses.get(id) ?? 0) + 1);
+
+        for (const id of closure(resolved(ACTORS))) groups.set(id, 'appActors');
+        for (const id of shell) groups.set(id, printable.has(id) ? 'appActors' : (groups.get(id) ?? 'Shell'));
+        for (const [id, count] of uses) {
+          if (groups.has(id) || !groupable(id)) continue;
+          if (withoutLists.has(id)) {
+            if (count * 2 >= pages.length) groups.set(id, 'appActors');
+          } else if (count >= 2) groups.set(id, 'lists');
+        }
         for (const id of entry) groups.delete(id);
       },
     },
