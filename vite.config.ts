@@ -28,6 +28,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
+      // A build that failed wrote nothing: its own error is the one to read, not a missing folder's.
+      if (!fs.existsSync(outDir)) return;
       const files = fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' });
       await Promise.all(
         files

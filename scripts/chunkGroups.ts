@@ -65,7 +65,13 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
         groups.clear();
         const imports = (id: string) => this.getModuleInfo(id)?.importedIds ?? [];
         const closure = (ids: readonly string[]) => staticClosure(imports, ids);
-        const resolved = (files: string[]) => files.map((file) => path.resolve(root, file));
+        // A root renamed or moved would leave its group silently empty: the build stops instead.
+        const resolved = (files: string[]) =>
+          files.map((file) => {
+            const id = path.resolve(root, file);
+            if (!this.getModuleInfo(id)) this.error(`chunk-groups: ${file} is not in the module graph`);
+            return id;
+          });
         const entry = closure(resolved([ENTRY]));
         const shell = closure(resolved(SHELL));
         const printable = closure(resolved([WITHOUT_SHELL]));
