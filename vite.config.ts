@@ -64,7 +64,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // Two files for what every signed-in page loads (scripts/chunkGroups.ts); the rest automatic.
+          // The signed-in pages' shared chunks (scripts/chunkGroups.ts); the rest automatic. A group is
+          // already what its roots import: taking its modules' imports too would take the entry's.
           groups: [{ name: (id) => groups.groupOf(id), includeDependenciesRecursively: false }],
         },
       },

@@ -21,11 +21,12 @@ import type { Plugin } from 'vite';
  */
 const ENTRY = 'src/main.tsx';
 const ACTORS = ['src/app/appActors.ts'];
-const SHELL = ['src/shell/Shell.tsx', 'src/Pages.tsx', 'src/shell/pageChunks.ts', 'src/shell/pageTable.ts'];
 /** Its dynamic imports are the pages' chunks. */
 const PAGE_TABLE = 'src/shell/pageTable.ts';
-const WITHOUT_LISTS = ['src/pages/dashboard/DashboardPage.tsx', 'src/pages/PrintDocumentPage.tsx'];
-const WITHOUT_SHELL = 'src/pages/PrintDocumentPage.tsx';
+const SHELL = ['src/shell/Shell.tsx', 'src/Pages.tsx', 'src/shell/pageChunks.ts', PAGE_TABLE];
+/** A printable document: a signed-in page without the shell. */
+const PRINTABLE = 'src/pages/PrintDocumentPage.tsx';
+const WITHOUT_LISTS = ['src/pages/dashboard/DashboardPage.tsx', PRINTABLE];
 
 /** The chunks' names; the first two are the names of the modules that started them before. */
 export type ChunkGroup = 'appActors' | 'Shell' | 'lists';
@@ -74,15 +75,12 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
           });
         const entry = closure(resolved([ENTRY]));
         const shell = closure(resolved(SHELL));
-        const printable = closure(resolved([WITHOUT_SHELL]));
+        const printable = closure(resolved([PRINTABLE]));
         const withoutLists = closure(resolved(WITHOUT_LISTS));
-        const pages = this.getModuleInfo(path.resolve(root, PAGE_TABLE))?.dynamicallyImportedIds ?? [];
-        const reachesVine = new Map<string, boolean>();
-        const groupable = (id: string) => {
-          if (entry.has(id) || isPackage(id)) return false;
-          if (!reachesVine.has(id)) reachesVine.set(id, [...closure([id])].some(isVine));
-          return !reachesVine.get(id);
-        };
+        const pages = this.getModuleInfo(resolved([PAGE_TABLE])[0])?.dynamicallyImportedIds ?? [];
+        const reached = new Map<string, string[]>();
+        const reachedFrom = (id: string) => reached.get(id) ?? reached.set(id, [...closure([id])]).get(id)!;
+        const groupable = (id: string) => !entry.has(id) && !isPackage(id) && !reachedFrom(id).some(isVine);
         // How many pages use each module, from their static imports.
         const uses = new Map<string, number>();
         for (const page of pages) for (const id of closure([page])) uses.set(id, (uses.get(id) ?? 0) + 1);
@@ -92,7 +90,9 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
         for (const [id, count] of uses) {
           if (groups.has(id) || !groupable(id)) continue;
           if (withoutLists.has(id)) {
-            if (count * 2 >= pages.length) groups.set(id, 'appActors');
+            // Not one that needs the shell's modules: the printable page loads the actors without it.
+            const withoutShell = reachedFrom(id).every((other) => groups.get(other) !== 'Shell');
+            if (count * 2 >= pages.length && withoutShell) groups.set(id, 'appActors');
           } else if (count >= 2) groups.set(id, 'lists');
         }
         for (const id of entry) groups.delete(id);
