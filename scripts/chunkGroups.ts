@@ -2,34 +2,35 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
- * Fewer, larger chunks for the signed-in pages. Left to rolldown's automatic chunks (one chunk per set
- * of importers), a Dashboard opened cold was 45 scripts and the Index Form reached from the sidebar 22
- * more, each a round trip queued on HTTP/1.1's six connections (Lighthouse's 150 ms, slow 3G's 400 ms).
- * Three groups, computed from the module graph when it is complete, so a module joins its group
+ * Fewer, larger chunks for the pages after /login. Left to rolldown's automatic chunks (one chunk per
+ * set of importers), a Dashboard opened cold was 45 scripts and the Index Form reached from the sidebar
+ * 22 more, each a round trip queued on HTTP/1.1's six connections (Lighthouse's 150 ms, slow 3G's
+ * 400 ms). Four groups, computed from the module graph when it is complete, so a module joins its group
  * without a list to keep:
- * - `appActors`: what every signed-in page runs, the printable page (which has no shell) included: the
- *   app's actors and what they import, what the shell and the printable page share, and what half the
- *   pages or more use with the Dashboard or the printable page (the clock's formats, the diets',
- *   schools' and payments' contracts);
- * - `Shell`: the signed-in frame (the shell, the page router, the page tables) and the rest of what it
- *   imports;
+ * - `appActors`: what every page but /login runs, the public ones (/verify from a QR code on a phone)
+ *   included, and what its HTML preloads: the app's actors, the pages' router, the page chunks' table;
+ * - `common`: what every signed-in page runs beyond that, the printable page (which has no shell)
+ *   included: what the shell and the printable page share, and what half the pages or more use with the
+ *   Dashboard or the printable page (the clock's formats, the diets', schools' and payments' contracts);
+ * - `Shell`: the signed-in frame and the rest of what it imports;
  * - `lists`: what two pages or more share (the list machinery, the areas' list definitions, the tabs
  *   and the history), but not what the Dashboard or the printable page uses: they do not load it.
  * No group takes a module /login's entry holds (the entry stays as it is: issue 28's /login within
- * 1.2x), a package's module, or one that imports VineJS (the forms' checks, which the Dashboard and the
- * Registered list are drawn without). The pages' own modules stay automatic chunks.
+ * 1.2x). The last two take no package's module and none that imports VineJS (the forms' checks, which
+ * the Dashboard and the Registered list are drawn without). The pages' own modules stay automatic.
  */
 const ENTRY = 'src/main.tsx';
-const ACTORS = ['src/app/appActors.ts'];
+/** Every page's HTML but /login's preloads these and what they import (scripts/prerenderLogin.ts). */
+export const EVERY_PAGE = ['src/app/appActors.ts', 'src/Pages.tsx', 'src/shell/pageChunks.ts'];
+const SHELL = 'src/shell/Shell.tsx';
 /** Its dynamic imports are the pages' chunks. */
 const PAGE_TABLE = 'src/shell/pageTable.ts';
-const SHELL = ['src/shell/Shell.tsx', 'src/Pages.tsx', 'src/shell/pageChunks.ts', PAGE_TABLE];
 /** A printable document: a signed-in page without the shell. */
 const PRINTABLE = 'src/pages/PrintDocumentPage.tsx';
 const WITHOUT_LISTS = ['src/pages/dashboard/DashboardPage.tsx', PRINTABLE];
 
-/** The chunks' names; the first two are the names of the modules that started them before. */
-export type ChunkGroup = 'appActors' | 'Shell' | 'lists';
+/** The chunks' names (`appActors` and `Shell`: the modules that started them before). */
+export type ChunkGroup = 'appActors' | 'common' | 'Shell' | 'lists';
 
 /** A module and every module it imports statically, transitively. */
 function staticClosure(imports: (id: string) => readonly string[], roots: readonly string[]): Set<string> {
@@ -74,7 +75,7 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
             return id;
           });
         const entry = closure(resolved([ENTRY]));
-        const shell = closure(resolved(SHELL));
+        const shell = closure(resolved([SHELL]));
         const printable = closure(resolved([PRINTABLE]));
         const withoutLists = closure(resolved(WITHOUT_LISTS));
         const pages = this.getModuleInfo(resolved([PAGE_TABLE])[0])?.dynamicallyImportedIds ?? [];
@@ -85,14 +86,14 @@ export function chunkGroups(): { plugin: Plugin; groupOf(id: string): ChunkGroup
         const uses = new Map<string, number>();
         for (const page of pages) for (const id of closure([page])) uses.set(id, (uses.get(id) ?? 0) + 1);
 
-        for (const id of closure(resolved(ACTORS))) groups.set(id, 'appActors');
-        for (const id of shell) groups.set(id, printable.has(id) ? 'appActors' : (groups.get(id) ?? 'Shell'));
+        for (const id of closure(resolved(EVERY_PAGE))) groups.set(id, 'appActors');
+        for (const id of shell) if (!groups.has(id)) groups.set(id, printable.has(id) ? 'common' : 'Shell');
         for (const [id, count] of uses) {
           if (groups.has(id) || !groupable(id)) continue;
           if (withoutLists.has(id)) {
-            // Not one that needs the shell's modules: the printable page loads the actors without it.
+            // Not one that needs the shell's modules: the printable page runs without the shell.
             const withoutShell = reachedFrom(id).every((other) => groups.get(other) !== 'Shell');
-            if (count * 2 >= pages.length && withoutShell) groups.set(id, 'appActors');
+            if (count * 2 >= pages.length && withoutShell) groups.set(id, 'common');
           } else if (count >= 2) groups.set(id, 'lists');
         }
         for (const id of entry) groups.delete(id);

@@ -9,6 +9,7 @@ import { LOGIN_PATH, PRINT_DOCUMENT_PREFIX, SHELL_LESS } from '../contract/paths
 import { IMPERSONATION_COOKIE } from '../contract/impersonation';
 import { ROLE_COOKIE, TOKEN_COOKIE } from '../contract/roles';
 import { EARLY_SUBMIT_SCRIPT } from '../src/app/earlySubmit';
+import { EVERY_PAGE } from './chunkGroups';
 import type { renderLogin } from '../src/prerender';
 import type { COLD_READS } from '../src/shell/coldReads';
 
@@ -53,7 +54,7 @@ export function prerenderLogin(): Plugin {
         files.add(file);
         chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
       };
-      for (const source of ['/src/app/appActors.ts', '/src/Pages.tsx', '/src/shell/pageChunks.ts']) {
+      for (const source of EVERY_PAGE.map((file) => `/${file}`)) {
         // The chunk the module starts, or (a module the shell's chunk imports too) the one that holds it.
         const chunk =
           chunks.find((c) => c.facadeModuleId?.endsWith(source)) ??

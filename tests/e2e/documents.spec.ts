@@ -237,6 +237,12 @@ test('the diet’s photocards each carry the photo, a QR code and code, and a ca
 
 test('/verify takes a code by hand, and says plainly when the board never issued it', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  // Opened from a QR code on a phone, signed out: nothing of the signed-in pages' chunks comes with it
+  // (scripts/chunkGroups.ts once put the pages' router in the shell's group: 45 KB more on a slow link).
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/[^/]+\.js$/.test(request.url())) scripts.push(new URL(request.url()).pathname);
+  });
   await page.goto('/verify');
   await expect(page.getByRole('heading', { name: 'Check a printed document' })).toBeVisible();
   await page.getByLabel('The code printed beside the QR code').fill('NOT-A-REAL-CODE');
@@ -247,6 +253,7 @@ test('/verify takes a code by hand, and says plainly when the board never issued
   );
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
+  expect(scripts.filter((script) => /\/(Shell|lists)-[^/]+\.js$/.test(script))).toEqual([]);
 });
 
 test('a payment receipt fits a phone with its columns apart, and its code verifies, each fact said once', async ({
