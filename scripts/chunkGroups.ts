@@ -16,8 +16,9 @@ import type { Plugin } from 'vite';
  * - `lists`: what two pages or more share (the list machinery, the areas' list definitions, the tabs
  *   and the history), but not what the Dashboard or the printable page uses: they do not load it.
  * No group takes a module /login's entry holds (the entry stays as it is: issue 28's /login within
- * 1.2x). The last two take no package's module and none that imports VineJS (the forms' checks, which
- * the Dashboard and the Registered list are drawn without). The pages' own modules stay automatic.
+ * 1.2x). What is grouped by counting the pages that use it (`common`'s most-used modules and `lists`)
+ * is never a package's module nor one that imports VineJS (the forms' checks, which the Dashboard and
+ * the Registered list are drawn without). The pages' own modules stay automatic.
  */
 const ENTRY = 'src/main.tsx';
 /** Every page's HTML but /login's preloads these and what they import (scripts/prerenderLogin.ts). */
