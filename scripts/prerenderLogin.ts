@@ -48,32 +48,23 @@ export function prerenderLogin(): Plugin {
 
       // Every page but /login: the actors' chunk and what it imports, fetched beside the entry.
       const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
-      const files = new Set<string>();
-      const visit = (file: string) => {
-        if (files.has(file) || index.includes(`/${file}"`)) return;
-        files.add(file);
-        chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
-      };
-      for (const source of EVERY_PAGE.map((file) => `/${file}`)) {
-        // The chunk the module starts, or (a module the shell's chunk imports too) the one that holds it.
-        const chunk =
-          chunks.find((c) => c.facadeModuleId?.endsWith(source)) ??
-          chunks.find((c) => c.moduleIds.some((id) => id.endsWith(source)));
-        if (!chunk) throw new Error(`prerender-login: the chunk of ${source} is missing`);
-        visit(chunk.fileName);
-      }
-      const preloads = [...files]
-        .map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`)
+      const inIndex = (file: string) => index.includes(`/${file}"`);
+      const files = chunkClosure(
+        chunks,
+        EVERY_PAGE.map((file) => chunkHolding(chunks, root, file)),
+        inIndex,
+      );
+      const preloads = files
+        .map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`)
         .join('');
       // VineJS (the forms' checks, in every endpoint's contract): out of the first visit's path, named
       // for the shell to prefetch once the page is up (src/shell/prefetch.ts), on /login's page too.
-      const vine = chunks.find((c) => c.moduleIds.some((id) => id.endsWith('/contract/formValidator.ts')));
-      if (!vine) throw new Error('prerender-login: the chunk of contract/formValidator.ts is missing');
-      const later = `    <meta name="portal-prefetch" content="/${vine.fileName}">\n`;
+      const vine = chunkHolding(chunks, root, 'contract/formValidator.ts');
+      const later = `    <meta name="portal-prefetch" content="/${vine}">\n`;
       const boot = await writeShellPreload(
         { root, outDir, apiUrl },
         chunks,
-        (file) => files.has(file) || index.includes(`/${file}"`),
+        (file) => files.includes(`/${file}`) || inIndex(file),
       );
       // Named before the entry: among the first requests of the page, so it runs early.
       const entry = '    <script type="module" crossorigin src=';
@@ -114,7 +105,27 @@ export function prerenderLogin(): Plugin {
   };
 }
 
-type Chunk = { fileName: string; imports: string[]; moduleIds: string[]; facadeModuleId: string | null };
+type Chunk = { fileName: string; imports: string[]; moduleIds: string[] };
+
+/** The file of the chunk holding a module (`file`, from the project's root): its own, or its group's. */
+function chunkHolding(chunks: Chunk[], root: string, file: string): string {
+  const id = path.join(root, file);
+  const chunk = chunks.find((c) => c.moduleIds.includes(id));
+  if (!chunk) throw new Error(`prerender-login: the chunk of ${file} is missing`);
+  return chunk.fileName;
+}
+
+/** Chunks and what they import, transitively, as the paths a page names them by, less what `skip` says. */
+function chunkClosure(chunks: Chunk[], starts: string[], skip: (file: string) => boolean): string[] {
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file) || skip(file)) return;
+    files.add(file);
+    chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
+  };
+  starts.forEach(visit);
+  return [...files].map((file) => `/${file}`);
+}
 
 /**
  * A signed-in page opened cold (a bookmark, a reload) asks for its chunks and its first reads only once
@@ -133,25 +144,9 @@ async function writeShellPreload(
   chunks: Chunk[],
   preloaded: (file: string) => boolean,
 ): Promise<string> {
-  const chunkOf = (id: string) => {
-    const module = path.join(at.root, id);
-    // The chunk the module starts, or (a module in a chunk group, scripts/chunkGroups.ts) the one holding it.
-    const chunk =
-      chunks.find((c) => c.facadeModuleId === module) ?? chunks.find((c) => c.moduleIds.includes(module));
-    if (!chunk) throw new Error(`prerender-login: the chunk of ${id} is missing`);
-    return chunk.fileName;
-  };
-  /** A chunk and what it imports, less what the HTML preloads already. */
-  const closure = (...starts: string[]) => {
-    const files = new Set<string>();
-    const visit = (file: string) => {
-      if (files.has(file) || preloaded(file)) return;
-      files.add(file);
-      chunks.find((c) => c.fileName === file)?.imports.forEach(visit);
-    };
-    starts.forEach(visit);
-    return [...files].map((file) => `/${file}`);
-  };
+  const chunkOf = (id: string) => chunkHolding(chunks, at.root, id);
+  /** Chunks and what they import, less what the HTML preloads already. */
+  const closure = (...starts: string[]) => chunkClosure(chunks, starts, preloaded);
   const run = <T>(file: string) =>
     runnerImport<T>(path.join(at.root, file), { configFile: false, root: at.root, logLevel: 'error' });
   const [{ module: table }, { module: reads }] = await Promise.all([
