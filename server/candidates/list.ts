@@ -1,6 +1,7 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../contract/lists';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, trainingSchools } from '../db/schema';
 import { dietIdOf } from '../diets/byCode';
@@ -8,7 +9,8 @@ import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
 import { registrationFeeIs } from './registrationFee';
-import { CURRENT_DIET_ID, registrationOf, selectRows, toRow } from './records';
+import { csvDateTime, csvLine, csvPlain, csvText } from '../lists/csvSql';
+import { CURRENT_DIET_ID, registrationOf, regStatusFor, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
 const TRIGRAM_MIN = 3;
@@ -41,6 +43,53 @@ export function searchConditions(search: string): SQL[] {
 const dietOf = (query: ListQuery) => (query.filters.diet ? dietIdOf(query.filters.diet) : CURRENT_DIET_ID);
 
 const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(query)).$dynamic();
+
+/**
+ * The candidate lists' CSV lines, written by the database: candidateColumns' cells (contract/lists.ts),
+ * header by header. A school's and a course header's cells come from a subquery grouped by its key (one
+ * row a school all the same), which the planner keeps apart from the candidates rather than merging its
+ * cells into theirs: they are quoted once a school and a batch, not once a candidate.
+ */
+const schoolCells = new QueryBuilder()
+  .select({
+    id: trainingSchools.id,
+    code: csvText(trainingSchools.code).as('school_code'),
+    name: csvText(trainingSchools.name).as('school_name'),
+  })
+  .from(trainingSchools)
+  .groupBy(trainingSchools.id)
+  .as('school_cells');
+const courseHeaderCells = new QueryBuilder()
+  .select({
+    id: courseHeaders.id,
+    code: csvText(courseHeaders.code).as('course_header_code'),
+    title: csvText(courseHeaders.title).as('course_header_title'),
+  })
+  .from(courseHeaders)
+  .groupBy(courseHeaders.id)
+  .as('course_header_cells');
+const candidateCells: [header: string, cell: (query: ListQuery) => SQL<string>][] = [
+  ['Index number', () => csvText(candidates.candidateIndex)],
+  ['Surname', () => csvText(candidates.last_name)],
+  ['First name', () => csvText(candidates.first_name)],
+  ['Middle name', () => csvText(candidates.middle_name)],
+  ['School code', () => sql<string>`${schoolCells.code}`],
+  ['School', () => sql<string>`${schoolCells.name}`],
+  ['Course header', () => sql<string>`${courseHeaderCells.code}`],
+  ['Course', () => sql<string>`${courseHeaderCells.title}`],
+  ['Year', () => csvPlain(candidates.year)],
+  // Words of REG_STATUSES, none of which needs quoting (tests/api/csv-sql.test.ts).
+  ['Registration', (query) => csvPlain(regStatusFor(dietOf(query)))],
+  ['Documents', () => csvPlain(sql`case when ${candidates.verified} then 'verified' else 'unverified' end`)],
+  ['Indexed at', () => csvDateTime(candidates.createdAt)],
+];
+const candidateLines = (db: Database, query: ListQuery) =>
+  db
+    .select({ id: candidates.id, line: csvLine(candidateCells.map(([, cell]) => cell(query))) })
+    .from(candidates)
+    .innerJoin(schoolCells, eq(schoolCells.id, candidates.trainingSchoolId))
+    .innerJoin(courseHeaderCells, eq(courseHeaderCells.id, candidates.courseHeaderId))
+    .$dynamic();
 
 /**
  * The candidate lists (the board's search and Indexed Candidates, and Registered Candidates for both
@@ -86,6 +135,7 @@ export const candidateSource = {
     index_number: [candidates.candidateIndex],
   },
   toRow,
+  csvLines: { headers: candidateCells.map(([header]) => header), rows: candidateLines },
 } satisfies ListSourceOf<CandidateRow, string, ReturnType<typeof candidateRows>>;
 
 export type { ListScope };

@@ -47,7 +47,7 @@ const CANDIDATE_ID = sql.raw('"candidates"."id"');
  * only: a subquery on the registrations' primary key a row, not a join the planner could make of the
  * whole table.
  */
-const regStatusFor = (dietId: SQL) =>
+export const regStatusFor = (dietId: SQL) =>
   sql<RegStatus>`coalesce((select ${registrations.regStatus} from ${registrations}
     where ${registrations.dietId} = ${dietId} and ${registrations.candidateId} = ${CANDIDATE_ID}), 'unregistered')`;
 

@@ -77,6 +77,14 @@ export function readCsvRecords(
 const CSV_BATCH = 1_000;
 
 /**
+ * Lines read at a time (ListSourceOf.csvLines): a line is one text, not a row of cells, so a batch can
+ * be larger; past a few thousand the planner's choice for the LIMIT changes and a million lines took
+ * 7.7 s against 5.2-5.5 s at 3,000-5,000 (read alone, docs/performance.md); at 1,000 the planning of the
+ * long statement, 2 ms a batch, was a second of it.
+ */
+const CSV_LINES_BATCH = 5_000;
+
+/**
  * csv-stringify does the quoting; `escape_formulas` puts a `'` before a cell that starts with `=`,
  * `+`, `-`, `@`, a tab or a carriage return (OWASP's CSV injection list), so a spreadsheet never runs a
  * name or an offence typed as a formula. Numbers are numbers, not text, and are left as they are.
@@ -92,26 +100,20 @@ export const CSV_OPTIONS = {
 const RECORD_END = '\r\n';
 
 /**
+ * The first characters `escape_formulas` puts a `'` before (=, +, -, @, a tab, a carriage return, and
+ * the full-width =, +, - and @), as UTF-16 code units; csvSql.ts writes the same rule in SQL.
+ */
+export const FORMULA_STARTS = [61, 43, 45, 64, 9, 13, 0xff1d, 0xff0b, 0xff0d, 0xff20] as const;
+const FORMULA = new Set<number>(FORMULA_STARTS);
+
+/**
  * The cells csv-stringify writes as they are with CSV_OPTIONS: no quote, comma, carriage return or line
- * feed, and a first character that `escape_formulas` leaves alone (`=`, `+`, `-`, `@`, a tab, a carriage
- * return, and their full-width forms). A loop over the characters rather than a pattern: a pattern's
- * test was 3.4 % of a million-row export's CPU. tests/api/lists.test.ts holds `csvWriter` to
- * csv-stringify's own output over arbitrary rows.
+ * feed, and a first character that `escape_formulas` leaves alone. A loop over the characters rather
+ * than a pattern: a pattern's test was 3.4 % of a million-row export's CPU. tests/api/lists.test.ts
+ * holds `csvWriter` to csv-stringify's own output over arbitrary rows.
  */
 function isPlain(value: string): boolean {
-  const first = value.charCodeAt(0);
-  if (
-    first === 61 || // =
-    first === 43 || // +
-    first === 45 || // -
-    first === 64 || // @
-    first === 9 ||
-    first === 0xff1d ||
-    first === 0xff0b ||
-    first === 0xff0d ||
-    first === 0xff20
-  )
-    return false;
+  if (FORMULA.has(value.charCodeAt(0))) return false;
   for (let at = 0; at < value.length; at++) {
     const c = value.charCodeAt(at);
     // A quote (34), a comma (44), a carriage return (13) or a line feed (10); most characters are past 44.
@@ -162,6 +164,24 @@ export function csvWriter<Row>(columns: readonly CsvColumn<Row>[]) {
   };
 }
 
+/** A row of a list's CSV lines (ListSourceOf.csvLines). */
+interface Line {
+  id: number;
+  line: string;
+}
+
+/** Each batch of `source` as `text` makes it, read one batch ahead as the source is. */
+async function* mapBatches<Item>(
+  source: AsyncGenerator<Item[]>,
+  text: (batch: Item[]) => string | Promise<string>,
+): AsyncGenerator<string> {
+  try {
+    for await (const batch of source) yield await text(batch);
+  } finally {
+    await source.return(undefined);
+  }
+}
+
 /**
  * Every row of the request's query as CSV, streamed: the header row (in the board's words), then one
  * batch after another as the client reads them, each read by keyset after the batch before, so a slow
@@ -179,12 +199,27 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
   const { log } = c.get('deps');
   const requestId = c.get('requestId');
   const encoder = new TextEncoder();
-  const rows = built ? batches(db, built, CSV_BATCH, source.toRow) : null;
   const csv = csvWriter(definition.columns);
+  const lines = source.csvLines;
+  // Each batch's text: the database's lines (csvSql.ts), or the rows completed and written cell by cell.
+  const texts: AsyncGenerator<string> | null = !built
+    ? null
+    : lines
+      ? mapBatches(
+          batches(db, { ...built, rows: () => lines.rows(db, query) }, CSV_LINES_BATCH, (row) => row as Line),
+          (batch) => {
+            let text = '';
+            for (const row of batch) text += row.line + RECORD_END;
+            return text;
+          },
+        )
+      : mapBatches(batches(db, built, CSV_BATCH, source.toRow), async (batch) =>
+          csv.rows(source.complete ? await source.complete(db, batch, query) : batch),
+        );
   // The next batch is asked for as soon as one arrives, so the database reads it while this process
   // writes the one before (its key is the last row's, known when the rows come).
   const read = () => {
-    const next = rows ? rows.next() : Promise.resolve({ done: true as const, value: undefined });
+    const next = texts ? texts.next() : Promise.resolve({ done: true as const, value: undefined });
     // Awaited by the next pull; handled here too, so a failure meanwhile is not an unhandled rejection.
     next.catch(() => {});
     return next;
@@ -201,8 +236,7 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
         const next = await (pending ?? read());
         if (next.done) return controller.close();
         pending = read();
-        const batch = source.complete ? await source.complete(db, next.value, query) : next.value;
-        controller.enqueue(encoder.encode(csv.rows(batch)));
+        controller.enqueue(encoder.encode(next.value));
       } catch (error) {
         // The headers are sent: the download can only stop short, which the browser reports as failed.
         log.error('list.export_failed', { id: requestId, path: definition.path, ...describeError(error) });
@@ -210,7 +244,7 @@ export function csvResponse<Row extends { id: number }, F extends string, Q exte
       }
     },
     async cancel() {
-      await rows?.return(undefined);
+      await texts?.return(undefined);
     },
   });
 

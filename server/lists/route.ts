@@ -82,6 +82,12 @@ export function listRoute<Row extends { id: number }, F extends string, Q extend
       );
     }
   }
+  const headers = definition.columns.map((column) => column.header).join(', ');
+  if (source.csvLines && source.csvLines.headers.join(', ') !== headers) {
+    throw new Error(
+      `The list ${definition.path}'s CSV lines are written for the columns ${source.csvLines.headers.join(', ')}, but its columns are ${headers}`,
+    );
+  }
   const { validator, toQuery } = listQueryValidator(definition as ListDefinition<unknown>);
   return serveList(definition, query(validator), async (c) => {
     const asked = toQuery(c.req.valid('query'));

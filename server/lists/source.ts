@@ -35,4 +35,15 @@ export interface ListSourceOf<Row extends { id: number }, F extends string, Q ex
   toRow: (row: Awaited<Q>[number]) => Row;
   /** What a page's rows need from other tables (a school's admins), read once a page or batch. */
   complete?: (db: Database, rows: Row[], query: ListQuery) => Promise<Row[]>;
+  /**
+   * The CSV's lines written by the database, for a list long enough that the portal's quoting of every
+   * cell would cost (the candidates: a million rows): the definition's column headers, in its order
+   * (listRoute checks them), and a new select of each row's key (`id`) and its line (csvSql.ts), from
+   * the tables the filters, the search and the scope name. The export then reads the lines, not the
+   * rows, and `complete` is not asked: the lines hold every column.
+   */
+  csvLines?: {
+    headers: readonly string[];
+    rows: (db: Database, query: ListQuery) => PgSelect;
+  };
 }

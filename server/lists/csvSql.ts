@@ -1,0 +1,45 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { BOARD_TIME_ZONE } from '../../contract/format';
+import { FORMULA_STARTS } from './csv';
+
+/**
+ * A list's CSV cells written by the database (ListSourceOf.csvLines): each cell as csvWriter (csv.ts)
+ * writes it, so a long list's export moves one text a row instead of a row of cells the portal quotes
+ * one by one (a million candidates: the database's own work 1.3x a plain COPY of the rows, against
+ * 2.3-2.5x for the export the portal wrote; docs/performance.md). tests/api/csv-sql.test.ts holds each
+ * helper to csvWriter and formatDateTime over arbitrary values on both databases.
+ */
+
+type Expression = SQL | AnyPgColumn;
+
+const formulaStart = (value: Expression) => sql`ascii(${value}) in (${sql.raw(FORMULA_STARTS.join(', '))})`;
+
+/**
+ * Text as csvWriter writes it with CSV_OPTIONS: null and empty are nothing; a first character a
+ * spreadsheet takes for a formula gets a `'` before it; a cell holding a quote, a comma, a carriage return
+ * or a line feed is quoted, its quotes doubled. `value` is read several times: give it a column (or a
+ * select's column), not a subquery.
+ */
+export function csvText(value: Expression): SQL<string> {
+  const neutral = sql`case when ${formulaStart(value)} then '''' || ${value} else ${value} end`;
+  return sql<string>`case
+    when strpos(${value}, '"') + strpos(${value}, ',') + strpos(${value}, chr(10)) + strpos(${value}, chr(13)) > 0
+      then '"' || replace(${neutral}, '"', '""') || '"'
+    when ${formulaStart(value)} then '''' || ${value}
+    else coalesce(${value}, '') end`;
+}
+
+/**
+ * A value csvWriter writes as it is, read once: a number, a word of a fixed set none of which needs
+ * quoting (the test says which), a date. Null is nothing.
+ */
+export const csvPlain = (value: Expression): SQL<string> => sql<string>`coalesce((${value})::text, '')`;
+
+/** A moment as formatDateTime writes it (30/06/2027 14:05, the board's time zone), or nothing. */
+export const csvDateTime = (instant: Expression): SQL<string> =>
+  sql<string>`coalesce(to_char(${instant} at time zone ${BOARD_TIME_ZONE}, 'DD/MM/YYYY HH24:MI'), '')`;
+
+/** A row's line, its cells in the columns' order, without the record's end. */
+export const csvLine = (cells: SQL<string>[]): SQL<string> =>
+  sql<string>`concat_ws(',', ${sql.join(cells, sql`, `)})`;
