@@ -46,26 +46,28 @@ const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(
 
 /**
  * The candidate lists' CSV lines, written by the database: candidateColumns' cells (contract/lists.ts),
- * header by header. A school's and a course header's cells come from a subquery grouped by its key (one
- * row a school all the same), which the planner keeps apart from the candidates rather than merging its
- * cells into theirs: they are quoted once a school and a batch, not once a candidate.
+ * header by header. A candidate's school and course header are joined laterally, each from a subquery
+ * grouped by its key (one row all the same), which the planner keeps apart instead of merging its cells
+ * into the candidate's row: it caches each school's quoted cells (a Memoize node) and looks them up, so
+ * they are quoted once a school and a batch, not once a candidate (and not scanned for, a candidate at a
+ * time, as a join of the batch's LIMIT did: 0.7 s a million; docs/performance.md).
  */
 const schoolCells = new QueryBuilder()
   .select({
-    id: trainingSchools.id,
     code: csvText(trainingSchools.code).as('school_code'),
     name: csvText(trainingSchools.name).as('school_name'),
   })
   .from(trainingSchools)
+  .where(eq(trainingSchools.id, candidates.trainingSchoolId))
   .groupBy(trainingSchools.id)
   .as('school_cells');
 const courseHeaderCells = new QueryBuilder()
   .select({
-    id: courseHeaders.id,
     code: csvText(courseHeaders.code).as('course_header_code'),
     title: csvText(courseHeaders.title).as('course_header_title'),
   })
   .from(courseHeaders)
+  .where(eq(courseHeaders.id, candidates.courseHeaderId))
   .groupBy(courseHeaders.id)
   .as('course_header_cells');
 const candidateCells: [header: string, cell: (query: ListQuery) => SQL<string>][] = [
@@ -87,8 +89,8 @@ const candidateLines = (db: Database, query: ListQuery) =>
   db
     .select({ id: candidates.id, line: csvLine(candidateCells.map(([, cell]) => cell(query))) })
     .from(candidates)
-    .innerJoin(schoolCells, eq(schoolCells.id, candidates.trainingSchoolId))
-    .innerJoin(courseHeaderCells, eq(courseHeaderCells.id, candidates.courseHeaderId))
+    .innerJoinLateral(schoolCells, sql`true`)
+    .innerJoinLateral(courseHeaderCells, sql`true`)
     .$dynamic();
 
 /**

@@ -6,8 +6,8 @@ import { FORMULA_STARTS } from './csv';
 /**
  * A list's CSV cells written by the database (ListSourceOf.csvLines): each cell as csvWriter (csv.ts)
  * writes it, so a long list's export moves one text a row instead of a row of cells the portal quotes
- * one by one (a million candidates: the database's own work 1.3x a plain COPY of the rows, against
- * 2.3-2.5x for the export the portal wrote; docs/performance.md). tests/api/csv-sql.test.ts holds each
+ * one by one (a million candidates: 1.6-1.9x the time of PostgreSQL's own COPY of the rows, against
+ * 2.5-2.9x for the export the portal wrote; docs/performance.md). tests/api/csv-sql.test.ts holds each
  * helper to csvWriter and formatDateTime over arbitrary values on both databases.
  */
 
