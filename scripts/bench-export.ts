@@ -9,8 +9,8 @@
  * too, for memory at two sizes. The export's bytes are hashed (sha-256), so a change of its path can
  * be checked against the bytes before.
  *
- * `npx tsx scripts/bench-export.ts`: seeds BENCH_CANDIDATES (1,000,000 by default) into a database of
- * its own and drops it after; BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
+ * `npm run bench` runs it as its `export` part; alone, `npx tsx scripts/bench-export.ts`. It seeds
+ * BENCH_EXPORT_CANDIDATES (1,000,000 by default) into a database of its own and drops it after; BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
  * BENCH_ROUNDS (3) rounds; BENCH_PORTAL_NODE_ARGS as bench-candidates' (e.g. --cpu-prof).
  * BENCH_EXPORT_BASELINE: the folder of another copy of the portal (an older commit, `git archive` into a
  * folder with this one's node_modules linked in): its export runs too, in the same rounds, on the same
@@ -29,6 +29,7 @@ import { selectRows } from '../server/candidates/records';
 import { openDatabase } from '../server/db/client';
 import { candidates } from '../server/db/schema';
 import { ADMIN, seededPostgres, signIn, startServer, type Running } from './bench-candidates';
+import { recordFigure } from './benchRecord';
 
 interface Read {
   seconds: number;
@@ -177,8 +178,19 @@ async function startBaseline(dir: string, env: Record<string, string>, port: num
   throw new Error('the baseline portal did not become healthy');
 }
 
-async function main() {
-  const total = Number(process.env.BENCH_CANDIDATES ?? 1_000_000);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * The export beside COPY, `rounds` rounds; records the median ratio of the export's time to COPY's (item
+ * 6's aim: at most 2), the portal's CPU and its memory at its peak for the million, and the filtered
+ * export's time (the last of its two runs, warm).
+ */
+export async function benchExport() {
+  const total = Number(process.env.BENCH_EXPORT_CANDIDATES ?? 1_000_000);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const small = process.env.BENCH_EXPORT_SMALL ?? '&year=2024';
   const database = await seededPostgres('export', total);
@@ -207,6 +219,7 @@ async function main() {
             ]
           : []),
       ];
+      const ours = { ratios: [] as number[], cpu: [] as number[], peak: [] as number[], filtered: NaN };
       const filtered = async () => {
         for (const portal of portals) {
           const { read, rss, cpu } = await exportOnce(
@@ -215,6 +228,7 @@ async function main() {
             portal.running.pid,
             small,
           );
+          if (portal.running === running) ours.filtered = read.seconds;
           console.log(
             `${portal.label}, filtered (${small}): ${read.lines - 1} rows, ${read.seconds.toFixed(2)} s, CPU ` +
               `${cpu.toFixed(2)} s, RSS ${rss.before.toFixed(0)} -> peak ${rss.peak.toFixed(0)} MB, sha ${read.sha} (load ${load()})`,
@@ -226,6 +240,10 @@ async function main() {
       const runs = [
         ...portals.map((portal) => async () => {
           const { read, rss, cpu } = await exportOnce(portal.running.url, portal.token, portal.running.pid);
+          if (portal.running === running) {
+            ours.cpu.push(cpu);
+            ours.peak.push(rss.peak);
+          }
           return {
             label: portal.label,
             read,
@@ -245,6 +263,7 @@ async function main() {
         const results = [];
         for (const run of order) results.push(await run());
         const copy = results.find((result) => result.label === 'COPY')!.read.seconds;
+        ours.ratios.push(results.find((result) => result.label === 'export')!.read.seconds / copy);
         console.log(
           `round ${round}: ` +
             results
@@ -261,6 +280,14 @@ async function main() {
         );
       }
       await filtered();
+      const key = `export.csv_${total}`;
+      console.log(
+        `\nthe export / COPY's time, median of ${rounds}: ${median(ours.ratios).toFixed(2)}x (item 6: at most 2x)`,
+      );
+      recordFigure(`${key}.time_over_copy`, Number(median(ours.ratios).toFixed(3)), 'x', 'lower');
+      recordFigure(`${key}.portal_cpu_s`, Number(median(ours.cpu).toFixed(2)), 's', 'lower');
+      recordFigure(`${key}.peak_rss_mb`, Math.round(Math.max(...ours.peak)), 'MB', 'lower');
+      recordFigure(`${key}.filtered_s`, Number(ours.filtered.toFixed(2)), 's', 'lower');
     } finally {
       await baseline?.stop();
       await running.stop();
@@ -272,7 +299,9 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? '')) {
+  benchExport().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -29,6 +29,9 @@
  *     the inline limit, a job with its progress and a ranged resume beyond), on both databases: time to
  *     last byte, size, pages, the portal's peak RSS and how long /api/health waited meanwhile
  *     (scripts/bench-documents.ts; BENCH_DOCUMENTS_COUNTS sizes it).
+ * 11b. The CSV export of 1,000,000 candidates beside PostgreSQL's own COPY of the same rows, interleaved:
+ *     the export's time over COPY's, the portal's CPU and memory, a filtered tenth (scripts/bench-export.ts;
+ *     BENCH_EXPORT_CANDIDATES sizes it; PostgreSQL only).
  * 12. The audit trail at 1,000,000 entries: each filter over HTTP and its SQL alone, on both databases
  *     (scripts/bench-audit.ts; BENCH_AUDIT_ROWS sizes it).
  * 13. The audit log's hash chain: an audited write before and with it, at 1 and 10 clients, interleaved,
@@ -46,7 +49,7 @@
  * REGRESSION block (all of them again at the end), and the file is rewritten merged by key
  * (BENCH_FIGURES_FILE writes another file instead: a quick run at small sizes).
  *
- * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|audit|chain|integrity|lighthouse
+ * BENCH_ONLY=start|candidates|firstload|throughput|bulk|payments|scores|durability|verify|pdf|documents|dashboard|export|audit|chain|integrity|lighthouse
  * runs one part, or several given with commas (BENCH_ONLY=pdf,chain; start is parts 1 and 2); each part
  * prints how long it took and the load average before and after, and the end a table of them. BENCH_CANDIDATES,
  * BENCH_SAMPLES and BENCH_DRIVERS (pglite,postgres) size the third; DATABASE_URL names the PostgreSQL
@@ -62,6 +65,7 @@ import { benchAuditChain } from './bench-audit-chain';
 import { benchBulk } from './bench-bulk';
 import { benchDocuments } from './bench-documents';
 import { benchDurability } from './bench-durability';
+import { benchExport } from './bench-export';
 import { benchPayments } from './bench-payments';
 import { benchPdf } from './bench-pdf';
 import { benchScores } from './bench-scores';
@@ -178,6 +182,7 @@ const PARTS: Record<string, () => Promise<unknown>> = {
   pdf: () => benchPdf(),
   documents: async () => benchDocuments({ port: await partPort(8) }),
   dashboard: async () => benchDashboard({ port: await partPort(9) }),
+  export: () => benchExport(),
   audit: async () => benchAudit({ port: await partPort(10) }),
   chain: () => benchAuditChain(),
   integrity: () => benchIntegrity(),
