@@ -10,7 +10,8 @@
  * be checked against the bytes before.
  *
  * `npm run bench` runs it as its `export` part; alone, `npx tsx scripts/bench-export.ts`. It seeds
- * BENCH_EXPORT_CANDIDATES (1,000,000 by default) into a database of its own and drops it after; BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
+ * BENCH_EXPORT_CANDIDATES (1,000,000 by default) into a database of its own and drops it after;
+ * BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused).
  * BENCH_ROUNDS (3) rounds; BENCH_PORTAL_NODE_ARGS as bench-candidates' (e.g. --cpu-prof).
  * BENCH_EXPORT_BASELINE: the folder of another copy of the portal (an older commit, `git archive` into a
  * folder with this one's node_modules linked in): its export runs too, in the same rounds, on the same

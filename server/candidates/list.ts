@@ -50,7 +50,7 @@ const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(
  * grouped by its key (one row all the same), which the planner keeps apart instead of merging its cells
  * into the candidate's row: it caches each school's quoted cells (a Memoize node) and looks them up, so
  * they are quoted once a school and a batch, not once a candidate (and not scanned for, a candidate at a
- * time, as a join of the batch's LIMIT did: 0.7 s a million; docs/performance.md).
+ * time, as a plain join under the batch's LIMIT was: 0.6-2 s more a million; docs/performance.md).
  */
 const schoolCells = new QueryBuilder()
   .select({

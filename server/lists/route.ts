@@ -82,10 +82,11 @@ export function listRoute<Row extends { id: number }, F extends string, Q extend
       );
     }
   }
-  const headers = definition.columns.map((column) => column.header).join(', ');
-  if (source.csvLines && source.csvLines.headers.join(', ') !== headers) {
+  const headers = definition.columns.map((column) => column.header);
+  const lines = source.csvLines?.headers;
+  if (lines && (lines.length !== headers.length || lines.some((header, i) => header !== headers[i]))) {
     throw new Error(
-      `The list ${definition.path}'s CSV lines are written for the columns ${source.csvLines.headers.join(', ')}, but its columns are ${headers}`,
+      `The list ${definition.path}'s CSV lines are written for the columns ${lines.join(', ')}, but its columns are ${headers.join(', ')}`,
     );
   }
   const { validator, toQuery } = listQueryValidator(definition as ListDefinition<unknown>);
