@@ -1,7 +1,6 @@
 import { eq, or, sql, type SQL } from 'drizzle-orm';
 import type { CandidateRow } from '../../contract/candidates';
 import { CANDIDATES_LIST, REGISTERED_LISTS } from '../../contract/lists';
-import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client';
 import { candidates, courseHeaders, trainingSchools } from '../db/schema';
 import { dietIdOf } from '../diets/byCode';
@@ -9,7 +8,7 @@ import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
 import { registrationFeeIs } from './registrationFee';
-import { csvDateTime, csvLine, csvPlain, csvText } from '../lists/csvSql';
+import { csvCellsOf, csvDateTime, csvLine, csvPlain, csvText } from '../lists/csvSql';
 import { CURRENT_DIET_ID, registrationOf, regStatusFor, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
@@ -46,30 +45,22 @@ const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(
 
 /**
  * The candidate lists' CSV lines, written by the database: candidateColumns' cells (contract/lists.ts),
- * header by header. A candidate's school and course header are joined laterally, each from a subquery
- * grouped by its key (one row all the same), which the planner keeps apart instead of merging its cells
- * into the candidate's row: it caches each school's quoted cells (a Memoize node) and looks them up, so
- * they are quoted once a school and a batch, not once a candidate (and not scanned for, a candidate at a
- * time, as a plain join under the batch's LIMIT was: 0.6-2 s more a million; docs/performance.md).
+ * header by header; a candidate's school and course header quoted once a school (csvCellsOf).
  */
-const schoolCells = new QueryBuilder()
-  .select({
-    code: csvText(trainingSchools.code).as('school_code'),
-    name: csvText(trainingSchools.name).as('school_name'),
-  })
-  .from(trainingSchools)
-  .where(eq(trainingSchools.id, candidates.trainingSchoolId))
-  .groupBy(trainingSchools.id)
-  .as('school_cells');
-const courseHeaderCells = new QueryBuilder()
-  .select({
-    code: csvText(courseHeaders.code).as('course_header_code'),
-    title: csvText(courseHeaders.title).as('course_header_title'),
-  })
-  .from(courseHeaders)
-  .where(eq(courseHeaders.id, candidates.courseHeaderId))
-  .groupBy(courseHeaders.id)
-  .as('course_header_cells');
+const schoolCells = csvCellsOf('school', trainingSchools, trainingSchools.id, candidates.trainingSchoolId, {
+  code: trainingSchools.code,
+  name: trainingSchools.name,
+});
+const courseHeaderCells = csvCellsOf(
+  'course_header',
+  courseHeaders,
+  courseHeaders.id,
+  candidates.courseHeaderId,
+  {
+    code: courseHeaders.code,
+    title: courseHeaders.title,
+  },
+);
 const candidateCells: [header: string, cell: (query: ListQuery) => SQL<string>][] = [
   ['Index number', () => csvText(candidates.candidateIndex)],
   ['Surname', () => csvText(candidates.last_name)],

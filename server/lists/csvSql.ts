@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { FORMULA_STARTS } from './csv';
 
@@ -43,3 +43,27 @@ export const csvDateTime = (instant: Expression): SQL<string> =>
 /** A row's line, its cells in the columns' order, without the record's end. */
 export const csvLine = (cells: SQL<string>[]): SQL<string> =>
   sql<string>`concat_ws(',', ${sql.join(cells, sql`, `)})`;
+
+/**
+ * Text columns of one row of a small table (a candidate's school, its course header: the row whose `key`
+ * is `foreign`) as csvText cells, a subquery to join laterally (`innerJoinLateral(cells, sql\`true\`)`).
+ * Grouped by its key (one row all the same), it is kept apart by the planner instead of merged into the
+ * outer row, and cached by `foreign` (a Memoize node): each row's cells are quoted once a batch and looked
+ * up, not once an outer row (a plain join under a batch's LIMIT scanned the table for every candidate:
+ * 0.6-2 s more a million; docs/performance.md). `name` names the subquery and prefixes its columns.
+ */
+export function csvCellsOf<K extends string>(
+  name: string,
+  table: PgTable,
+  key: AnyPgColumn,
+  foreign: AnyPgColumn,
+  columns: Record<K, AnyPgColumn>,
+) {
+  const cells = Object.fromEntries(
+    Object.entries<AnyPgColumn>(columns).map(([field, column]) => [
+      field,
+      csvText(column).as(`${name}_${field}`),
+    ]),
+  ) as Record<K, SQL.Aliased<string>>;
+  return new QueryBuilder().select(cells).from(table).where(eq(key, foreign)).groupBy(key).as(name);
+}
