@@ -8,7 +8,7 @@ import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
 import { registrationFeeIs } from './registrationFee';
-import { csvCellsOf, csvDateTime, csvLine, csvPlain, csvText } from '../lists/csvSql';
+import { csvCellsOf, csvDateTime, csvLineParts, csvPlain } from '../lists/csvSql';
 import { CURRENT_DIET_ID, registrationOf, regStatusFor, selectRows, toRow } from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
@@ -61,11 +61,11 @@ const courseHeaderCells = csvCellsOf(
     title: courseHeaders.title,
   },
 );
-const candidateCells: [header: string, cell: (query: ListQuery) => SQL<string>][] = [
-  ['Index number', () => csvText(candidates.candidateIndex)],
-  ['Surname', () => csvText(candidates.last_name)],
-  ['First name', () => csvText(candidates.first_name)],
-  ['Middle name', () => csvText(candidates.middle_name)],
+const candidateLines = csvLineParts<ListQuery>([
+  ['Index number', { text: candidates.candidateIndex }],
+  ['Surname', { text: candidates.last_name }],
+  ['First name', { text: candidates.first_name }],
+  ['Middle name', { text: candidates.middle_name }],
   ['School code', () => sql<string>`${schoolCells.code}`],
   ['School', () => sql<string>`${schoolCells.name}`],
   ['Course header', () => sql<string>`${courseHeaderCells.code}`],
@@ -75,10 +75,10 @@ const candidateCells: [header: string, cell: (query: ListQuery) => SQL<string>][
   ['Registration', (query) => csvPlain(regStatusFor(dietOf(query)))],
   ['Documents', () => csvPlain(sql`case when ${candidates.verified} then 'verified' else 'unverified' end`)],
   ['Indexed at', () => csvDateTime(candidates.createdAt)],
-];
-const candidateLines = (db: Database, query: ListQuery) =>
+]);
+const candidateLineRows = (db: Database, query: ListQuery) =>
   db
-    .select({ id: candidates.id, line: csvLine(candidateCells.map(([, cell]) => cell(query))) })
+    .select({ id: candidates.id, ...candidateLines.fields(query) })
     .from(candidates)
     .innerJoinLateral(schoolCells, sql`true`)
     .innerJoinLateral(courseHeaderCells, sql`true`)
@@ -128,7 +128,7 @@ export const candidateSource = {
     index_number: [candidates.candidateIndex],
   },
   toRow,
-  csvLines: { headers: candidateCells.map(([header]) => header), rows: candidateLines },
+  csvLines: { headers: candidateLines.headers, parts: candidateLines.parts, rows: candidateLineRows },
 } satisfies ListSourceOf<CandidateRow, string, ReturnType<typeof candidateRows>>;
 
 export type { ListScope };

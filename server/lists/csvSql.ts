@@ -5,9 +5,9 @@ import { FORMULA_STARTS } from './csv';
 
 /**
  * A list's CSV cells written by the database (ListSourceOf.csvLines): each cell as csvWriter (csv.ts)
- * writes it, so a long list's export moves one text a row instead of a row of cells the portal quotes
- * one by one (a million candidates: 1.6-1.9x the time of PostgreSQL's own COPY of the rows, against
- * 2.5-2.9x for the export the portal wrote; docs/performance.md). tests/api/csv-sql.test.ts holds each
+ * writes it, so a long list's export moves a few texts a row instead of a row of cells the portal writes
+ * one by one (a million candidates: 1.5-1.6x the time of PostgreSQL's own COPY of the rows, against
+ * 2.1-2.4x for the export the portal wrote; docs/performance.md). tests/api/csv-sql.test.ts holds each
  * helper to csvWriter and formatDateTime over arbitrary values on both databases.
  */
 
@@ -40,9 +40,47 @@ export const csvPlain = (value: Expression): SQL<string> => sql<string>`coalesce
 export const csvDateTime = (instant: Expression): SQL<string> =>
   sql<string>`coalesce(to_char(${instant} at time zone ${BOARD_TIME_ZONE}, 'DD/MM/YYYY HH24:MI'), '')`;
 
-/** A row's line, its cells in the columns' order, without the record's end. */
-export const csvLine = (cells: SQL<string>[]): SQL<string> =>
+/** Cells the database wrote, joined: a run of a line's cells, without the record's end. */
+const joined = (cells: SQL<string>[]): SQL<string> =>
   sql<string>`concat_ws(',', ${sql.join(cells, sql`, `)})`;
+
+/**
+ * A cell of a list's CSV line (ListSourceOf.csvLines): a text column the portal quotes (`{ text }`:
+ * csvWriter's own check, a loop in the portal, costs less than PostgreSQL's four `strpos` and its formula
+ * test did a cell, and runs beside the database's reading of the next batch), or a cell the database
+ * writes for the request's query (csvText, csvPlain, csvDateTime, a looked-up cell of csvCellsOf).
+ */
+export type CsvCell<Q> = { text: AnyPgColumn } | ((query: Q) => SQL<string>);
+
+/** One field of a CSV lines select: a text the portal quotes, or a run of written cells as they are. */
+export interface CsvPart {
+  field: string;
+  quote: boolean;
+}
+
+/**
+ * A list's CSV lines from its cells, header by header in its columns' order: the headers (listRoute
+ * holds them to the definition's), the parts in order, and the select's fields for a query, a text cell
+ * a field of its own and each run of written cells one field, joined by the database.
+ */
+export function csvLineParts<Q>(cells: readonly (readonly [header: string, cell: CsvCell<Q>])[]) {
+  const parts: (CsvPart & { column?: AnyPgColumn; written: ((query: Q) => SQL<string>)[] })[] = [];
+  for (const [i, [, cell]] of cells.entries()) {
+    const last = parts.at(-1);
+    if (typeof cell !== 'function')
+      parts.push({ field: `part${i}`, quote: true, column: cell.text, written: [] });
+    else if (last && !last.quote) last.written.push(cell);
+    else parts.push({ field: `part${i}`, quote: false, written: [cell] });
+  }
+  return {
+    headers: cells.map(([header]) => header),
+    parts: parts.map(({ field, quote }): CsvPart => ({ field, quote })),
+    fields: (query: Q): Record<string, AnyPgColumn | SQL<string>> =>
+      Object.fromEntries(
+        parts.map((part) => [part.field, part.column ?? joined(part.written.map((cell) => cell(query)))]),
+      ),
+  };
+}
 
 /**
  * Text columns of one row of a small table (a candidate's school, its course header: the row whose `key`

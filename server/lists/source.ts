@@ -2,6 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { ListQuery } from '../../contract/lists.validators';
 import type { Database } from '../db/client';
+import type { CsvPart } from './csvSql';
 
 /**
  * What the server knows of a list that its definition (contract/lists.ts) does not: how its rows are
@@ -36,14 +37,16 @@ export interface ListSourceOf<Row extends { id: number }, F extends string, Q ex
   /** What a page's rows need from other tables (a school's admins), read once a page or batch. */
   complete?: (db: Database, rows: Row[], query: ListQuery) => Promise<Row[]>;
   /**
-   * The CSV's lines written by the database, for a list long enough that the portal's quoting of every
-   * cell would cost (the candidates: a million rows): the definition's column headers, in its order
-   * (listRoute checks them), and a new select of each row's key (`id`) and its line (csvSql.ts), from
-   * the tables the filters, the search and the scope name. The export then reads the lines, not the
-   * rows, and `complete` is not asked: the lines hold every column.
+   * The CSV's lines mostly written by the database, for a list long enough that the portal's writing of
+   * every cell would cost (the candidates: a million rows), made by csvLineParts (csvSql.ts): the
+   * definition's column headers, in its order (listRoute checks them), the line's parts in order, and a
+   * new select of each row's key (`id`) and its parts' fields, from the tables the filters, the search
+   * and the scope name. The export then reads the parts, not the rows, and quotes the text parts; it
+   * does not ask `complete`: the parts hold every column.
    */
   csvLines?: {
     headers: readonly string[];
+    parts: readonly CsvPart[];
     rows: (db: Database, query: ListQuery) => PgSelect;
   };
 }
