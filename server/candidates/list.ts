@@ -44,8 +44,9 @@ const dietOf = (query: ListQuery) => (query.filters.diet ? dietIdOf(query.filter
 const candidateRows = (db: Database, query: ListQuery) => selectRows(db, dietOf(query)).$dynamic();
 
 /**
- * The candidate lists' CSV lines, written by the database: candidateColumns' cells (contract/lists.ts),
- * header by header; a candidate's school and course header quoted once a school (csvCellsOf).
+ * The candidate lists' CSV lines (csvLineParts): candidateColumns' cells (contract/lists.ts), header by
+ * header, the index number and the names quoted by the portal, the rest written by the database; a
+ * candidate's school and course header quoted once a school (csvCellsOf).
  */
 const schoolCells = csvCellsOf('school', trainingSchools, trainingSchools.id, candidates.trainingSchoolId, {
   code: trainingSchools.code,
