@@ -30,7 +30,7 @@ import { selectRows } from '../server/candidates/records';
 import { openDatabase } from '../server/db/client';
 import { candidates } from '../server/db/schema';
 import { ADMIN, seededPostgres, signIn, startServer, type Running } from './bench-candidates';
-import { recordFigure } from './benchRecord';
+import { median, recordFigure } from './benchRecord';
 
 interface Read {
   seconds: number;
@@ -178,12 +178,6 @@ async function startBaseline(dir: string, env: Record<string, string>, port: num
   await stop();
   throw new Error('the baseline portal did not become healthy');
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /**
  * The export beside COPY, `rounds` rounds; records the median ratio of the export's time to COPY's (item

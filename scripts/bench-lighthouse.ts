@@ -34,7 +34,7 @@ import { HOME_PATH, LOGIN_PATH, PRINT_DOCUMENT_PREFIX } from '../contract/paths'
 import { ROLE_COOKIE, TOKEN_COOKIE, type Role } from '../contract/roles';
 import { ADMIN, SCHOOL_ADMIN, signIn, startServer, type Running } from './bench-candidates';
 import { buildAnchor } from './benchAnchor';
-import { ratio, recordFigure } from './benchRecord';
+import { median, ratio, recordFigure } from './benchRecord';
 import { freePort } from './ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,12 +85,6 @@ interface Run {
   /** The largest contentful paint's element, as Lighthouse's LCP breakdown names it (its text, or its tag). */
   lcpElement: string | null;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 // ---------------------------------------------------------------------------------------------------
 // The anchor, the portals and the browser.

@@ -2,6 +2,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { BOARD_TIME_ZONE } from '../../contract/format';
 import { FORMULA_STARTS } from './csv';
+import type { CsvPart } from './source';
 
 /**
  * A list's CSV cells written by the database (ListSourceOf.csvLines): each cell as csvWriter (csv.ts)
@@ -51,12 +52,6 @@ const joined = (cells: SQL<string>[]): SQL<string> =>
  * writes for the request's query (csvText, csvPlain, csvDateTime, a looked-up cell of csvCellsOf).
  */
 export type CsvCell<Q> = { text: AnyPgColumn } | ((query: Q) => SQL<string>);
-
-/** One field of a CSV lines select: a text the portal quotes, or a run of written cells as they are. */
-export interface CsvPart {
-  field: string;
-  quote: boolean;
-}
 
 /**
  * A list's CSV lines from its cells, header by header in its columns' order: the headers (listRoute

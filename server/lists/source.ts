@@ -2,7 +2,12 @@ import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { ListQuery } from '../../contract/lists.validators';
 import type { Database } from '../db/client';
-import type { CsvPart } from './csvSql';
+
+/** One field of a CSV lines select (csvSql.ts): a text the portal quotes, or a run of written cells. */
+export interface CsvPart {
+  field: string;
+  quote: boolean;
+}
 
 /**
  * What the server knows of a list that its definition (contract/lists.ts) does not: how its rows are
