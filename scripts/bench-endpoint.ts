@@ -12,7 +12,8 @@
  * alone (`npx tsx scripts/bench-endpoint.ts`) it seeds BENCH_CANDIDATES (1,000,000 by default) into a
  * database of its own, BENCH_KEEP_DATABASE names one to keep between runs (seeded once, reused). Run
  * alone it also takes BENCH_BASE_ROOT (another checkout's portal, the code before a change, asked in the
- * same loop), BENCH_BARE=1 (a bare Hono route with the same statements: the HTTP hop's floor) and
+ * same loop), BENCH_BARE=1 (a bare Hono route with the same statements, and under it node:http answering
+ * the same bytes with no SQL: the HTTP hop alone, and so the ceiling of any endpoint over HTTP) and
  * BENCH_FETCH=1 (the portal asked with Node's fetch too). Every HTTP side is asked as a browser asks
  * (scripts/benchClient.ts: kept connection, gzip, the whole body parsed as JSON).
  */
@@ -24,6 +25,7 @@ import pg from 'pg';
 import { DEFAULT_PER_PAGE, EXACT_TOTAL_LIMIT } from '../contract/pagination';
 import { CANDIDATE_ENDPOINTS } from '../contract/candidates.endpoints';
 import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
+import { liveTokenLookup } from '../server/auth/tokens';
 import { candidateListStatements, type ListScope } from '../server/candidates/list';
 import { openDatabase } from '../server/db/client';
 import { closeClient, viaFetch, viaHttp } from './benchClient';
@@ -47,9 +49,13 @@ interface Pair {
   label: string;
   http: Timing;
   raw: Timing;
+  /** The raw side with the token's lookup sent first, as a portal that kept no caller would send it. */
+  rawWithAuth: Timing;
   samples: number;
   /** Raw SQL's median latency over the endpoint's: the endpoint runs at this fraction of its SQL's speed. */
   ratio: number;
+  /** The same with the token's lookup counted in the raw side ("auth included" read that way). */
+  ratioWithAuth: number;
   /** The other HTTP sides of the same loop (a baseline portal, the bare route), by name. */
   others: { name: string; http: Timing; ratio: number }[];
 }
@@ -131,9 +137,18 @@ async function endpointVsSql(
         }
         return performance.now() - started;
       };
+      const lookup = liveTokenLookup(handle.db, Number(one.token.split('|')[0])).toSQL();
+      const rawWithAuth = async () => {
+        const started = performance.now();
+        const { rows } = await client.query(lookup.sql, lookup.params);
+        if (rows.length !== 1) throw new Error(`${one.label}: the token's lookup found ${rows.length} rows`);
+        await raw();
+        return performance.now() - started;
+      };
       const sides: (() => Promise<number>)[] = [
         () => timed(url + one.path, headers),
         raw,
+        rawWithAuth,
         ...others.map((other) => () => {
           const asked = other.request(index);
           return timed(asked.url, asked.headers, other.client);
@@ -152,13 +167,15 @@ async function endpointVsSql(
         const sorted = [...values].sort((a, b) => a - b);
         return { median: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
       };
-      const [http, rawTimes, ...rest] = times.map(figures);
+      const [http, rawTimes, withAuth, ...rest] = times.map(figures);
       pairs.push({
         label: one.label,
         http,
         raw: rawTimes,
+        rawWithAuth: withAuth,
         samples,
         ratio: rawTimes.median / http.median,
+        ratioWithAuth: withAuth.median / http.median,
         others: rest.map((timing, k) => ({
           name: others[k].name,
           http: timing,
@@ -191,6 +208,9 @@ function listCases(tokens: { admin: string; school_admin: string }, schoolId: nu
   ];
 }
 
+/** The HTTP hop alone (scripts/bench-endpoint-bare.ts `/floor`): node:http answering fixed bytes. */
+const FLOOR = 'HTTP alone: node:http, the same answer kept, no SQL';
+
 function printPairs(pairs: Pair[]) {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   console.log(
@@ -205,9 +225,20 @@ function printPairs(pairs: Pair[]) {
     console.log(
       `| ${p.label} | ${ms(p.http.median)} / ${ms(p.http.p95)} | ${ms(p.raw.median)} / ${ms(p.raw.p95)} | ${p.ratio.toFixed(2)}x |`,
     );
+    console.log(
+      `| ${p.label}: raw SQL with the token's lookup first (auth included) | (the same) | ${ms(p.rawWithAuth.median)} / ${ms(p.rawWithAuth.p95)} | ${p.ratioWithAuth.toFixed(2)}x |`,
+    );
     for (const other of p.others) {
       console.log(
         `| ${p.label}: ${other.name} | ${ms(other.http.median)} / ${ms(other.http.p95)} | (the same) | ${other.ratio.toFixed(2)}x (${other.name} over portal, medians: ${(other.http.median / p.http.median).toFixed(2)}x) |`,
+      );
+    }
+    // The most any endpoint over HTTP can reach here: its SQL, then at least the hop with nothing in it.
+    const floor = p.others.find((other) => other.name === FLOOR);
+    if (floor) {
+      const ceiling = (raw: number) => `${(raw / (raw + floor.http.median)).toFixed(2)}x`;
+      console.log(
+        `| ${p.label}: the ceiling over HTTP, raw / (raw + HTTP alone) | ${ms(p.raw.median + floor.http.median)} | (the same) | ${ceiling(p.raw.median)} (auth included: ${ceiling(p.rawWithAuth.median)}) |`,
       );
     }
   }
@@ -295,6 +326,13 @@ async function startOthers(
       name: 'bare Hono route, same SQL',
       request: (i) => ({
         url: `http://127.0.0.1:${port}/bare/${i}`,
+        headers: { accept: 'application/json' },
+      }),
+    });
+    others.push({
+      name: FLOOR,
+      request: (i) => ({
+        url: `http://127.0.0.1:${port}/floor/${i}`,
         headers: { accept: 'application/json' },
       }),
     });

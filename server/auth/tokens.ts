@@ -41,27 +41,12 @@ export async function issueToken(
 }
 
 /**
- * The live token's owner with their role and school, in one statement (every request asks), or null for
- * anything unknown, revoked, expired or of an inactive user.
+ * The statement that finds a live token with its owner's role and school (what every request sent before
+ * the portal kept its callers; now sent when the caller is not kept). Exported for the endpoint bench,
+ * whose raw side sends it too when it measures "auth included".
  */
-async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
-  const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
-  if (!match) return null;
-  const id = Number(match[1]);
-  if (id > MAX_ID) return null; // No token has it; PostgreSQL would refuse it as out of range.
-  const hash = sha256(match[2]);
-  const cache = callerCacheOf(db);
-  const kept = cache?.get(id);
-  if (kept) {
-    if (!sameHash(kept.hash, hash)) return null;
-    if (Date.now() - kept.lastUsedAt > LAST_USE_STEP_MS) {
-      kept.lastUsedAt = Date.now();
-      await touch(db, id);
-    }
-    return kept.owner;
-  }
-  const generation = cache?.generation ?? 0;
-  const [row] = await db
+export const liveTokenLookup = (db: Database, id: number) =>
+  db
     .select({
       id: accessTokens.id,
       userId: accessTokens.userId,
@@ -82,6 +67,29 @@ async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | 
         eq(users.active, true),
       ),
     );
+
+/**
+ * The live token's owner with their role and school (kept, or read in one statement), or null for
+ * anything unknown, revoked, expired or of an inactive user.
+ */
+async function resolveToken(db: Database, bearer: string): Promise<TokenOwner | null> {
+  const match = /^(\d{1,10})\|([A-Za-z0-9_-]{20,100})$/.exec(bearer);
+  if (!match) return null;
+  const id = Number(match[1]);
+  if (id > MAX_ID) return null; // No token has it; PostgreSQL would refuse it as out of range.
+  const hash = sha256(match[2]);
+  const cache = callerCacheOf(db);
+  const kept = cache?.get(id);
+  if (kept) {
+    if (!sameHash(kept.hash, hash)) return null;
+    if (Date.now() - kept.lastUsedAt > LAST_USE_STEP_MS) {
+      kept.lastUsedAt = Date.now();
+      await touch(db, id);
+    }
+    return kept.owner;
+  }
+  const generation = cache?.generation ?? 0;
+  const [row] = await liveTokenLookup(db, id);
   if (!row || !sameHash(row.tokenHash, hash)) return null;
   // Last use is kept to the minute: one write a minute per token, not one per request.
   let lastUsedAt = row.lastUsedAt?.getTime() ?? 0;
