@@ -7,9 +7,17 @@ import { dietIdOf } from '../diets/byCode';
 import type { Paging } from '../http/paging';
 import { listStatements, type ListScope, type ListSourceOf } from '../lists/route';
 import type { ListQuery } from '../../contract/lists.validators';
-import { registrationFeeIs } from './registrationFee';
+import { registrationFeeIs, registrationFeeOf } from './registrationFee';
 import { csvCellsOf, csvDateTime, csvLineParts, csvPlain } from '../lists/csvSql';
-import { CURRENT_DIET_ID, registrationOf, regStatusFor, selectRows, toRow } from './records';
+import {
+  CURRENT_DIET_ID,
+  registrationOf,
+  regStatusFor,
+  selectRows,
+  selectRowsWith,
+  toRow,
+  type RowResult,
+} from './records';
 
 /** Words shorter than this match the start of a first or last name; longer ones anywhere (trigrams). */
 const TRIGRAM_MIN = 3;
@@ -132,6 +140,22 @@ export const candidateSource = {
   csvLines: { headers: candidateLines.headers, parts: candidateLines.parts, rows: candidateLineRows },
 } satisfies ListSourceOf<CandidateRow, string, ReturnType<typeof candidateRows>>;
 
+/**
+ * Registered Candidates (both roles): the candidate lists' rows with whether each registration's fee is
+ * paid, read in the rows' own statement (registrationFeeOf), not in more round trips after it.
+ */
+const registeredRows = (db: Database, query: ListQuery) =>
+  selectRowsWith(db, dietOf(query), { registrationFee: registrationFeeOf(dietOf(query)) }).$dynamic();
+
+export const registeredSource = {
+  ...candidateSource,
+  rows: registeredRows,
+  toRow: (row: RowResult & { registrationFee: 'paid' | 'unpaid' | null }): CandidateRow => ({
+    ...toRow(row),
+    registration_fee: row.registrationFee,
+  }),
+} satisfies ListSourceOf<CandidateRow, string, ReturnType<typeof registeredRows>>;
+
 export type { ListScope };
 
 /**
@@ -144,6 +168,7 @@ export function candidateListStatements(
   query: Record<string, string>,
   paging: Partial<Paging> = {},
 ) {
-  const definition = scope.kind === 'board' ? CANDIDATES_LIST : REGISTERED_LISTS.school_admin;
-  return listStatements(db, definition, candidateSource, scope, query, paging);
+  return scope.kind === 'board'
+    ? listStatements(db, CANDIDATES_LIST, candidateSource, scope, query, paging)
+    : listStatements(db, REGISTERED_LISTS.school_admin, registeredSource, scope, query, paging);
 }

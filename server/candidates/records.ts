@@ -72,7 +72,7 @@ const rowColumnsFor = (dietId: SQL) => ({
 });
 const rowColumns = rowColumnsFor(CURRENT_DIET_ID);
 
-type RowResult = Awaited<ReturnType<typeof selectRows>>[number];
+export type RowResult = Awaited<ReturnType<typeof selectRows>>[number];
 
 export function toRow(row: RowResult): CandidateRow {
   return {
@@ -104,9 +104,12 @@ const recordColumns = {
  * The candidates with their school and course header, from the joins every read shares, and their
  * registration for a diet (`dietId`; unless told, the current one).
  */
-export const selectRows = (db: Database, dietId: SQL = CURRENT_DIET_ID) =>
+export const selectRows = (db: Database, dietId: SQL = CURRENT_DIET_ID) => selectRowsWith(db, dietId, {});
+
+/** The same with `more` columns, for a list that shows more (Registered Candidates' fee). */
+export const selectRowsWith = <More extends Record<string, SQL>>(db: Database, dietId: SQL, more: More) =>
   db
-    .select(rowColumnsFor(dietId))
+    .select({ ...rowColumnsFor(dietId), ...more })
     .from(candidates)
     .innerJoin(trainingSchools, eq(trainingSchools.id, candidates.trainingSchoolId))
     .innerJoin(courseHeaders, eq(courseHeaders.id, candidates.courseHeaderId));

@@ -3,12 +3,12 @@ import { candidates, fees, paymentItems, registrations } from '../db/schema';
 
 /**
  * Whether a candidate's registration fee for a diet is paid, as SQL about `candidates` (one place for
- * the registered lists' `registration_fee` filter and the dashboard's counts, so a count and the list
- * it links to agree):
+ * the registered lists' Fee column and their `registration_fee` filter, so a row and the filter that
+ * finds it agree; the dashboard counts the same rule from the registrations' side, in
+ * server/dashboard/aggregates.ts, and links to the list with `reg_status=registered`):
  * - paid: a registration fee (per candidate) of the diet was credited for them, whatever its status now;
  * - unpaid: registered for the diet, an active registration fee of the diet covers their course header,
  *   and none was credited for them.
- * As the registered lists' Fee column says (server/payments/service.ts withRegistrationFee).
  */
 const registrationFeePaid = (dietId: SQL) =>
   sql`exists (select 1 from ${paymentItems} join ${fees} on ${fees.id} = ${paymentItems.feeId}
@@ -29,3 +29,11 @@ export function registrationFeeIs(dietId: SQL, state: string): SQL {
     ? registrationFeePaid(dietId)
     : sql`${registeredFor(dietId)} and ${registrationFeeCharged(dietId)} and not ${registrationFeePaid(dietId)}`;
 }
+
+/**
+ * The registered lists' Fee column, read in the rows' own statement: null for a row not registered for
+ * the diet, `paid` or `unpaid` as above, and null when the diet charges their course header nothing.
+ */
+export const registrationFeeOf = (dietId: SQL) =>
+  sql<'paid' | 'unpaid' | null>`case when not ${registeredFor(dietId)} then null
+    when ${registrationFeePaid(dietId)} then 'paid' when ${registrationFeeCharged(dietId)} then 'unpaid' end`;

@@ -14,9 +14,8 @@ import {
   SCHOOLS_LIST,
 } from '../../contract/lists';
 import { auditTrailSource } from '../auditTrail/source';
-import { candidateSource } from '../candidates/list';
+import { candidateSource, registeredSource } from '../candidates/list';
 import { paymentHistorySource, paymentIssueSource } from '../payments/issues';
-import { withRegistrationFee } from '../payments/service';
 import { publishedResultSource, resultSource } from '../scores/results';
 import type { Route } from '../http/route';
 import { listRoute } from './route';
@@ -30,15 +29,13 @@ import {
   schoolSource,
 } from './sources';
 
-const registeredSource = { ...candidateSource, complete: withRegistrationFee };
-
 /**
  * Every list of the portal: each definition (contract/lists.ts) with its source, as its GET route, the
  * roles that may call it written once, in the definition (the access matrix reads them from here).
  */
 export const listRoutes: Route[] = [
   listRoute(CANDIDATES_LIST, candidateSource),
-  // The registered lists say whether each registration's fee is paid (server/payments/service.ts).
+  // The registered lists say whether each registration's fee is paid (server/candidates/list.ts).
   listRoute(REGISTERED_LISTS.admin, registeredSource),
   listRoute(REGISTERED_LISTS.school_admin, registeredSource),
   listRoute(SCHOOLS_LIST, schoolSource),

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { CandidateRow } from '../../contract/candidates';
 import { formatPersonName } from '../../contract/format';
 import {
   PAYMENT_CURRENCY,
@@ -30,7 +29,6 @@ import {
   users,
 } from '../db/schema';
 import { isUniqueViolation } from '../db/errors';
-import { dietCodeIs } from '../diets/byCode';
 import { Invalid, NotFound, Refused } from '../errors';
 import { completeFees, selectFees, toFeeRow } from './fees';
 import type { PaymentProvider } from './provider';
@@ -441,66 +439,4 @@ export async function paymentDetail(
     simulated,
     notice: simulated ? SANDBOX_NOTICE : null,
   };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Effects on registration.
-
-/**
- * The registered lists' rows with their registration fee (a registration counts as complete only once
- * it is paid): for the diet the list shows (its `diet` filter, or the current one), a registered row is
- * `paid` when an active or past registration fee of that diet was credited for it, `unpaid` when an
- * active one covers its course header and none was, and null when the diet charges it nothing. Two
- * queries a page.
- */
-export async function withRegistrationFee<Row extends CandidateRow>(
-  db: Database,
-  rows: Row[],
-  query: { filters: Record<string, string> },
-): Promise<Row[]> {
-  const registered = rows.filter((row) => row.reg_status === 'registered');
-  if (!registered.length) return rows;
-  const dietCondition = query.filters.diet ? dietCodeIs(query.filters.diet) : eq(diets.current, true);
-  const dietFees = await db
-    .select({ id: fees.id, status: fees.status, courseHeaderIds: fees.courseHeaderIds })
-    .from(fees)
-    .innerJoin(diets, eq(diets.id, fees.dietId))
-    .where(and(dietCondition, eq(fees.kind, 'registration'), eq(fees.basis, 'candidate')));
-  if (!dietFees.length) return rows.map((row) => ({ ...row, registration_fee: null }));
-  const paid = new Set(
-    (
-      await db
-        .select({ candidateId: paymentItems.candidateId })
-        .from(paymentItems)
-        .where(
-          and(
-            eq(paymentItems.credited, true),
-            inArray(
-              paymentItems.feeId,
-              dietFees.map((fee) => fee.id),
-            ),
-            inArray(
-              paymentItems.candidateId,
-              registered.map((row) => row.id),
-            ),
-          ),
-        )
-    ).map((item) => item.candidateId),
-  );
-  const headerIds = await db
-    .select({ id: courseHeaders.id, code: courseHeaders.code })
-    .from(courseHeaders)
-    .where(inArray(courseHeaders.code, [...new Set(registered.map((row) => row.course_header.code))]));
-  const idOf = new Map(headerIds.map((h) => [h.code, h.id]));
-  const charged = (row: Row) =>
-    dietFees.some(
-      (fee) =>
-        fee.status === 'active' &&
-        (!fee.courseHeaderIds.length || fee.courseHeaderIds.includes(idOf.get(row.course_header.code) ?? -1)),
-    );
-  return rows.map((row) => ({
-    ...row,
-    registration_fee:
-      row.reg_status !== 'registered' ? null : paid.has(row.id) ? 'paid' : charged(row) ? 'unpaid' : null,
-  }));
 }

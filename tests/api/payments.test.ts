@@ -567,4 +567,29 @@ describe('effects on registration', () => {
     });
     expect(board.body.data.items.find((r: { id: number }) => r.id === ib[0]).registration_fee).toBe('paid');
   });
+
+  it("each row's Fee is what the registration_fee filter finds it by, in both roles' lists", async () => {
+    type Row = { id: number; reg_status: string; registration_fee: string | null };
+    const idsOf = (rows: Row[]) => rows.map((row) => row.id).sort((a, b) => a - b);
+    for (const [prefix, token, school] of [
+      [SCHOOL, tokens.school1, ''],
+      [ADMIN, tokens.admin, '&school=SHT-IB'],
+    ]) {
+      const all = await t.request('GET', `${prefix}/registered-candidates?per_page=100${school}`, { token });
+      expect(all.status).toBe(200);
+      const rows = all.body.data.items as Row[];
+      expect(rows.length).toBe(all.body.data.total);
+      for (const state of ['paid', 'unpaid']) {
+        const withFee = rows.filter((row) => row.registration_fee === state);
+        expect(withFee.length, `${prefix}: some rows ${state}`).toBeGreaterThan(0);
+        expect(withFee.every((row) => row.reg_status === 'registered')).toBe(true);
+        const found = await t.request(
+          'GET',
+          `${prefix}/registered-candidates?per_page=100&reg_status=registered&registration_fee=${state}${school}`,
+          { token },
+        );
+        expect(idsOf(found.body.data.items), `${prefix}: ${state}`).toEqual(idsOf(withFee));
+      }
+    }
+  });
 });
