@@ -13,7 +13,8 @@
  * database: its statements recorded and replayed too, its requests in the same loop, so each step is
  * measured beside the code before it. BENCH_FETCH=1 adds this portal asked with Node's fetch. Every
  * HTTP side is asked as a browser asks (scripts/benchClient.ts). On the living demo (`SEED_DEMO`),
- * PostgreSQL only: `npx tsx scripts/bench-recorded-sql.ts`; BENCH_REQUESTS (verify,save), BENCH_SAMPLES
+ * PostgreSQL only: `npx tsx scripts/bench-recorded-sql.ts`; BENCH_REQUESTS (verify,save; also
+ * `registered`: a school admin's Registered Candidates, page 1, a read with its fees), BENCH_SAMPLES
  * samples (300).
  */
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ import { fillPath } from '../contract/endpoint';
 import type { PayableFees, UnpaidCandidate } from '../contract/payments';
 import { PAYMENT_ENDPOINTS } from '../contract/payments.endpoints';
 import type { GridPage, MarkRow, SheetRow } from '../contract/scores';
+import { REGISTRATION_ENDPOINTS } from '../contract/registration.endpoints';
 import { SCORE_ENDPOINTS } from '../contract/scores.endpoints';
 import { SANDBOX_PREFIX } from '../server/payments/provider';
 import { closeClient, viaFetch, viaHttp } from './benchClient';
@@ -155,9 +157,27 @@ const SAVE: Kind = {
   },
 };
 
-const KINDS = [VERIFY, SAVE].filter((kind) =>
-  REQUESTS.includes(kind.name === VERIFY.name ? 'verify' : 'save'),
-);
+const REGISTERED: Kind = {
+  name: "a school admin's Registered Candidates, page 1",
+  email: SCHOOL,
+  prepare: async () => {
+    const path = `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?page=1`;
+    return () =>
+      async (portal, caller, client = viaHttp) =>
+        (
+          await asked(
+            client(portal + path, {
+              headers: { authorization: `Bearer ${caller}`, accept: 'application/json' },
+            }),
+            'registered',
+          )
+        ).elapsed;
+  },
+};
+
+const KINDS = Object.entries({ verify: VERIFY, save: SAVE, registered: REGISTERED })
+  .filter(([key]) => REQUESTS.includes(key))
+  .map(([, kind]) => kind);
 
 interface Portal {
   name: string;
