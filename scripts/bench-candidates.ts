@@ -747,10 +747,12 @@ async function measureRawSql(target: DatabaseTarget, seeded: Seeded): Promise<Ti
       const times: number[] = [];
       const deadline = performance.now() + QUERY_TIME_LIMIT_MS;
       for (let i = 0; i < WARM_UP + SAMPLES && performance.now() < deadline; i++) {
-        const params = Object.fromEntries(new URL(query.path(i), 'http://bench').searchParams);
+        const asked = new URL(query.path(i), 'http://bench');
+        const params = Object.fromEntries(asked.searchParams);
         const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
         const page = Number(params.page ?? 1);
-        const [first, ...total] = await candidateListStatements(handle.db, scopes[query.as], params, {
+        const list = asked.pathname === CANDIDATE_ENDPOINTS.list.path ? 'candidates' : 'registered';
+        const [first, ...total] = await candidateListStatements(handle.db, list, scopes[query.as], params, {
           page,
           perPage,
           offset: (page - 1) * perPage,

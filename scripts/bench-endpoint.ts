@@ -68,6 +68,8 @@ const percentile = (sorted: number[], p: number) =>
 
 interface Case {
   label: string;
+  /** Which candidate list the path asks (its statements: Registered Candidates read the fee too). */
+  list: 'candidates' | 'registered';
   path: string;
   token: string;
   scope: ListScope;
@@ -93,7 +95,7 @@ async function statementsOf(handle: Awaited<ReturnType<typeof openDatabase>>, on
   const params = Object.fromEntries(new URL(one.path, 'http://bench').searchParams);
   const perPage = Number(params.per_page ?? DEFAULT_PER_PAGE);
   const page = Number(params.page ?? 1);
-  const [window, estimate, count] = await candidateListStatements(handle.db, one.scope, params, {
+  const [window, estimate, count] = await candidateListStatements(handle.db, one.list, one.scope, params, {
     page,
     perPage,
     offset: (page - 1) * perPage,
@@ -195,12 +197,14 @@ function listCases(tokens: { admin: string; school_admin: string }, schoolId: nu
   return [
     {
       label: 'candidate list, board admin, no filter, page 1',
+      list: 'candidates',
       path: `${CANDIDATE_ENDPOINTS.list.path}?page=1`,
       token: tokens.admin,
       scope: { kind: 'board' },
     },
     {
       label: "registered list, a school admin's (SHT-IB), page 1",
+      list: 'registered',
       path: `${REGISTRATION_ENDPOINTS.registered.school_admin.path}?page=1`,
       token: tokens.school_admin,
       scope: { kind: 'school', schoolId },

@@ -159,16 +159,19 @@ export const registeredSource = {
 export type { ListScope };
 
 /**
- * The SQL a candidate list request sends (`query`: its parameters), for `npm run bench` to time beside
- * the HTTP answer (server/lists/route.ts listStatements).
+ * The SQL a candidate list request sends (`list`: Indexed Candidates or Registered Candidates; `query`:
+ * its parameters), for `npm run bench` to time beside the HTTP answer (server/lists/route.ts
+ * listStatements).
  */
 export function candidateListStatements(
   db: Database,
+  list: 'candidates' | 'registered',
   scope: ListScope,
   query: Record<string, string>,
   paging: Partial<Paging> = {},
 ) {
-  return scope.kind === 'board'
-    ? listStatements(db, CANDIDATES_LIST, candidateSource, scope, query, paging)
-    : listStatements(db, REGISTERED_LISTS.school_admin, registeredSource, scope, query, paging);
+  if (list === 'candidates')
+    return listStatements(db, CANDIDATES_LIST, candidateSource, scope, query, paging);
+  const definition = scope.kind === 'board' ? REGISTERED_LISTS.admin : REGISTERED_LISTS.school_admin;
+  return listStatements(db, definition, registeredSource, scope, query, paging);
 }

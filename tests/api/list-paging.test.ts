@@ -172,7 +172,7 @@ describe('search statistics', () => {
 
 describe('an exact index number', () => {
   const plan = async (search: string) => {
-    const [statement] = await candidateListStatements(db(), { kind: 'board' }, { search });
+    const [statement] = await candidateListStatements(db(), 'candidates', { kind: 'board' }, { search });
     const result = (await t.portal.database.db.execute(
       sql.raw(
         `explain ${statement.text.replace(/\$(\d+)/g, (_, n) => {
