@@ -9,31 +9,38 @@ import { candidates, fees, paymentItems, registrations } from '../db/schema';
  * - paid: a registration fee (per candidate) of the diet was credited for them, whatever its status now;
  * - unpaid: registered for the diet, an active registration fee of the diet covers their course header,
  *   and none was credited for them.
+ * Each part is a `select 1` about the candidate: the filter asks `exists`, the column asks each row.
  */
-const registrationFeePaid = (dietId: SQL) =>
-  sql`exists (select 1 from ${paymentItems} join ${fees} on ${fees.id} = ${paymentItems.feeId}
+const creditedFee = (dietId: SQL) =>
+  sql`select 1 from ${paymentItems} join ${fees} on ${fees.id} = ${paymentItems.feeId}
     where ${paymentItems.candidateId} = ${candidates.id} and ${paymentItems.credited}
-    and ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration' and ${fees.basis} = 'candidate')`;
+    and ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration' and ${fees.basis} = 'candidate'`;
 
-const registrationFeeCharged = (dietId: SQL) =>
-  sql`exists (select 1 from ${fees} where ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration'
+const chargingFee = (dietId: SQL) =>
+  sql`select 1 from ${fees} where ${fees.dietId} = ${dietId} and ${fees.kind} = 'registration'
     and ${fees.basis} = 'candidate' and ${fees.status} = 'active'
-    and (cardinality(${fees.courseHeaderIds}) = 0 or ${candidates.courseHeaderId} = any(${fees.courseHeaderIds})))`;
+    and (cardinality(${fees.courseHeaderIds}) = 0 or ${candidates.courseHeaderId} = any(${fees.courseHeaderIds}))`;
 
-const registeredFor = (dietId: SQL) =>
-  sql`exists (select 1 from ${registrations} where ${registrations.dietId} = ${dietId}
-    and ${registrations.candidateId} = ${candidates.id} and ${registrations.regStatus} = 'registered')`;
+const registration = (dietId: SQL) =>
+  sql`select 1 from ${registrations} where ${registrations.dietId} = ${dietId}
+    and ${registrations.candidateId} = ${candidates.id} and ${registrations.regStatus} = 'registered'`;
 
 export function registrationFeeIs(dietId: SQL, state: string): SQL {
   return state === 'paid'
-    ? registrationFeePaid(dietId)
-    : sql`${registeredFor(dietId)} and ${registrationFeeCharged(dietId)} and not ${registrationFeePaid(dietId)}`;
+    ? sql`exists (${creditedFee(dietId)})`
+    : sql`exists (${registration(dietId)}) and exists (${chargingFee(dietId)}) and not exists (${creditedFee(dietId)})`;
 }
+
+/** One row's answer to a part: a scalar subquery, which PostgreSQL runs for that row alone. */
+const holds = (part: SQL) => sql`(${part} limit 1) is not null`;
 
 /**
  * The registered lists' Fee column, read in the rows' own statement: null for a row not registered for
  * the diet, `paid` or `unpaid` as above, and null when the diet charges their course header nothing.
+ * Not `exists`: in a select list PostgreSQL may answer an `exists` from a hash of every registration
+ * (or credit) of the diet, built for a page of 25 rows (20,000 registrations: 3 ms more a page at
+ * 100,000 candidates); a scalar subquery is asked once a row, through the candidate's index.
  */
 export const registrationFeeOf = (dietId: SQL) =>
-  sql<'paid' | 'unpaid' | null>`case when not ${registeredFor(dietId)} then null
-    when ${registrationFeePaid(dietId)} then 'paid' when ${registrationFeeCharged(dietId)} then 'unpaid' end`;
+  sql<'paid' | 'unpaid' | null>`case when not ${holds(registration(dietId))} then null
+    when ${holds(creditedFee(dietId))} then 'paid' when ${holds(chargingFee(dietId))} then 'unpaid' end`;
