@@ -66,10 +66,6 @@ export function recordFigure(key: string, value: number, unit: string, better: B
   };
 }
 
-/**
- * Ours over the anchor measured beside it in the same run, to three decimals (NaN, which is not
- * recorded, when the anchor is not above zero): the one way a part turns a pair of times into a figure.
- */
 /** The middle of some figures (the mean of the two middle ones when they are even in number). */
 export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -77,6 +73,10 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/**
+ * Ours over the anchor measured beside it in the same run, to three decimals (NaN, which is not
+ * recorded, when the anchor is not above zero): the one way a part turns a pair of times into a figure.
+ */
 export const ratio = (ours: number, anchor: number) =>
   anchor > 0 ? Number((ours / anchor).toFixed(3)) : Number.NaN;
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { candidates, fees, paymentItems, registrations } from '../db/schema';
+import { candidates, fees, paymentItems } from '../db/schema';
+import { registrationOf } from './records';
 
 /**
  * Whether a candidate's registration fee for a diet is paid, as SQL about `candidates` (one place for
@@ -22,9 +23,8 @@ const chargingFee = (dietId: SQL) =>
     and ${fees.basis} = 'candidate' and ${fees.status} = 'active'
     and (cardinality(${fees.courseHeaderIds}) = 0 or ${candidates.courseHeaderId} = any(${fees.courseHeaderIds}))`;
 
-const registration = (dietId: SQL) =>
-  sql`select 1 from ${registrations} where ${registrations.dietId} = ${dietId}
-    and ${registrations.candidateId} = ${candidates.id} and ${registrations.regStatus} = 'registered'`;
+/** Their registration for the diet, as the candidate lists' `reg_status` filter asks it. */
+const registration = (dietId: SQL) => registrationOf(dietId, 'registered');
 
 export function registrationFeeIs(dietId: SQL, state: string): SQL {
   return state === 'paid'
